@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Modules follow DESIGN.md §1: each may import only those listed before it.
+let package = Package(
+  name: "mymap",
+  products: [
+    .executable(name: "mymap", targets: ["mymap"]),
+    .library(name: "MapMath", targets: ["MapMath"]),
+    .library(name: "Places", targets: ["Places"]),
+    .library(name: "Tiles", targets: ["Tiles"]),
+    .library(name: "Rendering", targets: ["Rendering"]),
+  ],
+  targets: [
+    .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // libpng reports errors with setjmp/longjmp, which Swift cannot catch: a small C target turns them into codes.
+    .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+    .target(name: "Arguments"),
+    .target(name: "MapMath"),
+    .target(name: "Places", dependencies: ["MapMath", "CSQLite"]),
+    .target(name: "Tiles", dependencies: ["MapMath", "CSQLite", "CPNG"]),
+    .target(name: "Rendering", dependencies: ["MapMath", "Tiles", "CCairo", "CPNG"]),
+    .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
+    .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),
+    .target(name: "TestSupport", dependencies: ["Rendering", "Tiles"], path: "Tests/TestSupport"),
+    .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+    .testTarget(name: "MapMathTests", dependencies: ["MapMath"]),
+    .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
+    .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
+    .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Places", "TestSupport"], exclude: ["Goldens"]),
+    .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+  ]
+)

@@ -1,0 +1,25 @@
+#ifndef CPNG_H
+#define CPNG_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// Reads only the header of a PNG held in memory. Returns 0 on success, -1 when the bytes are not a PNG.
+int cpng_read_size(const unsigned char *bytes, size_t length, uint32_t *width, uint32_t *height);
+
+/// Decodes a PNG held in memory into straight (not premultiplied) 8-bit RGBA rows, 4 * width bytes each.
+/// Refuses images wider or taller than the limits before allocating. Returns 0 on success; on failure -1
+/// and a message in `error`. The pixels must be released with `cpng_free`.
+int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
+                     unsigned char **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size);
+
+/// Encodes premultiplied native-endian ARGB32 pixels (Cairo's CAIRO_FORMAT_ARGB32) as a PNG in memory.
+/// When `opaque` is non-zero the alpha channel is dropped (RGB output). No time chunk is written, so the
+/// same pixels always give the same bytes. Returns 0 on success; on failure -1 and a message in `error`.
+/// The PNG bytes must be released with `cpng_free`.
+int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
+                       int compression_level, int opaque, unsigned char **png, size_t *png_size,
+                       char *error, size_t error_size);
+
+void cpng_free(void *pointer);
+
+#endif

@@ -1,0 +1,53 @@
+/// A rectangle of tiles at one zoom. Columns are unwrapped: `columns` may run past the grid's edges when a
+/// view crosses the 180° meridian, and each placement names which world copy it is drawn in.
+public struct TileRange: Hashable, Sendable {
+  public let zoom: Int
+  /// Unwrapped columns (may be negative or ≥ 2^zoom).
+  public let columns: ClosedRange<Int>
+  /// Rows, always inside the grid.
+  public let rows: ClosedRange<Int>
+
+  public init(zoom: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+    self.zoom = zoom
+    self.columns = columns
+    self.rows = rows
+  }
+
+  /// The tiles needed to cover a world-space rectangle (x may leave [0, 1]).
+  public init(zoom: Int, covering minimum: WorldPoint, _ maximum: WorldPoint) {
+    let scaled = Double(1 << zoom)
+    let last = (1 << zoom) - 1
+    let tolerance = 1e-9  // a view edge exactly on a tile edge does not need the next tile
+    let firstColumn = Int((minimum.x * scaled + tolerance).rounded(.down))
+    let lastColumn = max(firstColumn, Int((maximum.x * scaled - tolerance).rounded(.up)) - 1)
+    let firstRow = min(max(Int((minimum.y * scaled + tolerance).rounded(.down)), 0), last)
+    let lastRow = min(max(Int((maximum.y * scaled - tolerance).rounded(.up)) - 1, firstRow), last)
+    self.init(zoom: zoom, columns: firstColumn...lastColumn, rows: firstRow...lastRow)
+  }
+
+  /// One tile drawn at one unwrapped column.
+  public struct Placement: Hashable, Sendable {
+    public let tile: TileID
+    /// The unwrapped column: `tile.x` plus a whole number of worlds.
+    public let column: Int
+  }
+
+  /// Every placement, row by row from north to south and west to east.
+  public var placements: [Placement] {
+    let count = 1 << zoom
+    var result: [Placement] = []
+    result.reserveCapacity(columns.count * rows.count)
+    for row in rows {
+      for column in columns {
+        let wrapped = ((column % count) + count) % count
+        if let tile = TileID(z: zoom, x: wrapped, y: row) {
+          result.append(Placement(tile: tile, column: column))
+        }
+      }
+    }
+    return result
+  }
+
+  /// The distinct tiles (a narrow world may show one tile twice).
+  public var tiles: Set<TileID> { Set(placements.map(\.tile)) }
+}
