@@ -121,7 +121,8 @@ public enum PNGCodec {
       let g = UInt32(image.rgba[index * 4 + 1])
       let b = UInt32(image.rgba[index * 4 + 2])
       let a = UInt32(image.rgba[index * 4 + 3])
-      argb[index] = (a << 24) | ((r * a + 127) / 255) << 16 | ((g * a + 127) / 255) << 8 | ((b * a + 127) / 255)
+      argb[index] =
+        (a << 24) | ((r * a + 127) / 255) << 16 | ((g * a + 127) / 255) << 8 | ((b * a + 127) / 255)
     }
     let opaque = stride(from: 3, to: image.rgba.count, by: 4).allSatisfy { image.rgba[$0] == 255 }
     return try argb.withUnsafeBytes {

@@ -1,0 +1,153 @@
+import Dispatch
+import Foundation
+import MapMath
+
+/// The outcome of loading a set of tiles: the decoded ones, the ones the source does not have, and the
+/// ones that could not be used (with the reason).
+public struct LoadedTiles: Sendable {
+  public var images: [TileID: RasterImage]
+  /// Tiles the source does not have, sorted.
+  public var missing: [TileID]
+  /// Tiles whose bytes are not a usable image, sorted by tile.
+  public var failed: [TileFailure]
+}
+
+/// A tile that the source has but that cannot be drawn.
+public struct TileFailure: Hashable, Sendable, CustomStringConvertible {
+  public let tile: TileID
+  /// Why, in words (e.g. "not a readable image (…)", "tile is 300×300 pixels, expected 256×256").
+  public let reason: String
+
+  public var description: String { "tile \(tile): \(reason)" }
+}
+
+/// Fetches tiles from a source and decodes them on a few threads at once (no more than the cores).
+public struct TileLoader: Sendable {
+  public let source: any TileSource
+  /// Where decoded tiles are kept between loads; nil for no caching.
+  public let cache: TileImageCache?
+  /// The most tiles fetched and decoded at the same time.
+  public let maximumConcurrency: Int
+
+  public init(
+    source: any TileSource, cache: TileImageCache? = nil,
+    maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) {
+    self.source = source
+    self.cache = cache
+    self.maximumConcurrency = max(1, maximumConcurrency)
+  }
+
+  /// Loads every tile (duplicates once). Throws `TileSourceError` only when the source itself fails.
+  public func load(_ tiles: [TileID]) throws -> LoadedTiles {
+    var seen = Set<TileID>()
+    let unique = tiles.filter { seen.insert($0).inserted }
+    let collector = OutcomeCollector(count: unique.count)
+    let workers = min(maximumConcurrency, unique.count)
+    let work = { @Sendable () in
+      while let index = collector.nextIndex() {
+        do {
+          collector.record(try self.loadTile(unique[index]), at: index)
+        } catch {
+          collector.stop(with: error)
+        }
+      }
+    }
+    if workers <= 1 {
+      work()
+    } else {
+      DispatchQueue.concurrentPerform(iterations: workers) { _ in work() }
+    }
+    return try collector.result(for: unique)
+  }
+
+  /// What became of one tile.
+  public enum Outcome: Sendable {
+    case image(RasterImage)
+    case missing
+    case failed(String)
+  }
+
+  /// Fetches and decodes one tile on the calling thread.
+  public func loadTile(_ tile: TileID) throws -> Outcome {
+    let identity = source.cacheIdentity
+    if let cached = cache?.image(source: identity, tile: tile) { return .image(cached) }
+    guard let data = try source.tileData(tile) else { return .missing }
+    let size = source.tileSize
+    if let unsupported = unsupportedFormat(data) { return .failed(unsupported) }
+    let image: RasterImage
+    do {
+      image = try PNGCodec.decode(data, maximumSide: size)
+    } catch {
+      return .failed("\(error)")
+    }
+    guard image.width == size, image.height == size else {
+      return .failed("tile is \(image.width)×\(image.height) pixels, expected \(size)×\(size)")
+    }
+    cache?.insert(image, source: identity, tile: tile)
+    return .image(image)
+  }
+
+  /// A reason when the bytes are an image format mymap cannot decode yet (only PNG is decoded).
+  private func unsupportedFormat(_ data: Data) -> String? {
+    if data.isEmpty { return "empty tile data" }
+    if data.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG tiles are not supported yet (only PNG)" }
+    if data.count >= 12, data.prefix(4) == Data("RIFF".utf8), data.dropFirst(8).prefix(4) == Data("WEBP".utf8)
+    {
+      return "WebP tiles are not supported yet (only PNG)"
+    }
+    return nil
+  }
+}
+
+/// Hands out tile indices to the workers and gathers what they produce.
+///
+/// `@unchecked Sendable`: every stored property is read and written only while `lock` is held.
+private final class OutcomeCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var next = 0
+  private var outcomes: [TileLoader.Outcome?]
+  private var firstError: Error?
+
+  init(count: Int) {
+    outcomes = Array(repeating: nil, count: count)
+  }
+
+  /// The next index to work on; nil when all are handed out or a worker hit a source error.
+  func nextIndex() -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard firstError == nil, next < outcomes.count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  func record(_ outcome: TileLoader.Outcome, at index: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    outcomes[index] = outcome
+  }
+
+  func stop(with error: Error) {
+    lock.lock()
+    defer { lock.unlock() }
+    if firstError == nil { firstError = error }
+  }
+
+  func result(for tiles: [TileID]) throws -> LoadedTiles {
+    lock.lock()
+    defer { lock.unlock() }
+    if let firstError { throw firstError }
+    var loaded = LoadedTiles(images: [:], missing: [], failed: [])
+    for (tile, outcome) in zip(tiles, outcomes) {
+      switch outcome {
+      case .image(let image): loaded.images[tile] = image
+      case .missing, nil: loaded.missing.append(tile)
+      case .failed(let reason): loaded.failed.append(TileFailure(tile: tile, reason: reason))
+      }
+    }
+    loaded.missing.sort()
+    loaded.failed.sort { $0.tile < $1.tile }
+    return loaded
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import MapMath
+
+/// A read-only supply of basemap tiles in XYZ numbering.
+///
+/// `description` is what the layout JSON reports as `tiles.source` (the path as given).
+public protocol TileSource: Sendable, CustomStringConvertible {
+  /// Plain-text attribution to draw on the map (HTML tags and entities already removed), if the source
+  /// names one.
+  var attribution: String? { get }
+  /// The zooms the source holds tiles for; above the top zoom, draw ancestors enlarged (see `overzoom`).
+  var zoomRange: ClosedRange<Int> { get }
+  /// Pixel width and height of one tile (256 or 512).
+  var tileSize: Int { get }
+  /// Identifies the source in the decoded-tile cache: equal only for the same tiles.
+  var cacheIdentity: String { get }
+  /// The encoded bytes of one tile, or nil when the source does not have it. Throws only when the
+  /// source itself is broken (unreadable file, corrupt database).
+  func tileData(_ id: TileID) throws -> Data?
+}
+
+extension TileSource {
+  public var cacheIdentity: String { description }
+
+  /// The tile to draw for `tile`: the tile itself up to the source's top zoom, above it the ancestor at
+  /// the top zoom and the part of it that covers `tile`.
+  public func overzoom(_ tile: TileID) -> AncestorSection {
+    tile.ancestorSection(atZoom: min(tile.z, zoomRange.upperBound))!
+  }
+}
+
+/// Opens the tile source at `path`: a tile directory (`{z}/{x}/{y}.png`) or an MBTiles file.
+///
+/// Throws `TileSourceError` with a one-line message when the path is missing or not a tile source.
+public func openTileSource(at path: String) throws -> any TileSource {
+  let lowered = path.lowercased()
+  if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+    throw TileSourceError.urlTemplateNotSupported(path)
+  }
+  var isDirectory: ObjCBool = false
+  guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    throw TileSourceError.notFound(path)
+  }
+  if isDirectory.boolValue {
+    return try DirectoryTileSource(path: path)
+  }
+  if lowered.hasSuffix(".mbtiles") || SQLiteFile.hasHeader(path: path) {
+    return try MBTilesSource(path: path)
+  }
+  throw TileSourceError.notATileSource(path)
+}
