@@ -1,0 +1,63 @@
+import Foundation
+
+extension Location {
+  /// The id of a place that has none of its own: `loc-` and 16 hex digits of a hash of its coordinate,
+  /// description and date, so the same file gives the same ids on every run and machine.
+  ///
+  /// The category is left out on purpose: changing a place's category keeps its id.
+  public static func derivedID(
+    latitude: Double, longitude: Double, locationDescription: String, date: Date?
+  ) -> String {
+    // Adding 0 turns -0.0 into 0.0, which would otherwise hash differently for the same place.
+    var key = "\(latitude + 0)|\(longitude + 0)|\(locationDescription)|"
+    if let date { key += "\(date.timeIntervalSince1970)" }
+    let hex = String(fnv1a64(key), radix: 16)
+    return "loc-" + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+}
+
+/// FNV-1a, 64 bits: tiny, stable across platforms and Swift versions (unlike `Hasher`, which is seeded
+/// per process).
+private func fnv1a64(_ text: String) -> UInt64 {
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  for byte in text.utf8 {
+    hash ^= UInt64(byte)
+    hash = hash &* 0x0000_0100_0000_01b3
+  }
+  return hash
+}
+
+/// Makes the ids of one file unique: a repeated id from the file is an error (the file is ambiguous), a
+/// repeated derived id (the same place saved twice) gets `-2`, `-3`… in file order.
+struct IDAssigner {
+  private var owners: [String: String] = [:]
+  private var derived: [(index: Int, record: String)] = []
+
+  /// Registers a place read from `record`; returns the record that already uses its explicit id, if any.
+  mutating func register(
+    _ location: Location, explicit: Bool, index: Int, record: String
+  ) -> String? {
+    guard explicit else {
+      derived.append((index, record))
+      return nil
+    }
+    if let owner = owners[location.id] { return owner }
+    owners[location.id] = record
+    return nil
+  }
+
+  /// Gives the derived ids their final, unique values (after every explicit id is known).
+  mutating func finish(_ locations: inout [Location]) {
+    for (index, record) in derived {
+      let base = locations[index].id
+      var candidate = base
+      var counter = 1
+      while owners[candidate] != nil {
+        counter += 1
+        candidate = "\(base)-\(counter)"
+      }
+      owners[candidate] = record
+      locations[index].id = candidate
+    }
+  }
+}

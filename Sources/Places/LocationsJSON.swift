@@ -1,0 +1,95 @@
+import MapMath
+
+/// mymap's own exchange format (DESIGN.md §4): an object with an optional `user` and a `locations` array.
+enum LocationsJSON {
+  static func decode(_ document: JSONValue, file: String) throws(LocationsFileError) -> LocationSet {
+    guard let top = RecordFields(document) else {
+      throw .unrecognizedContent(
+        file: file, expected: LocationsFormat.mymapJSON.expectedContent, found: document.summary)
+    }
+    var user: UserPosition?
+    if let value = top["user"] {
+      do throws(RecordProblem) {
+        user = try readUser(value)
+      } catch {
+        throw .invalidRecord(file: file, record: "user", message: error.message)
+      }
+    }
+    guard let value = top["locations"] else { return LocationSet(user: user) }
+    guard case .array(let elements) = value else {
+      throw .invalidDocument(file: file, message: "\"locations\" must be an array, not \(value.summary)")
+    }
+    let (locations, warnings) = try readRecords(elements, noun: "location", file: file, read: readLocation)
+    return LocationSet(locations: locations, user: user, warnings: warnings)
+  }
+
+  private static func readLocation(
+    _ value: JSONValue, warnings: inout [String]
+  ) throws(RecordProblem) -> ReadRecord? {
+    guard let fields = RecordFields(value) else {
+      throw RecordProblem("expected an object, found \(value.summary)")
+    }
+    let (latitude, longitude) = try coordinateMembers(fields)
+    let id = try fields.identifier("id")
+    let location = Location(
+      id: id, latitude: latitude, longitude: longitude,
+      locationDescription: try fields.string("description") ?? "",
+      category: try fields.category("category", warnings: &warnings),
+      date: try fields.date("date", warnings: &warnings), placemark: try fields.placemark("placemark"),
+      photoPath: try fields.string("photo"))
+    return ReadRecord(location: location, hasOwnID: id != nil)
+  }
+
+  private static func readUser(_ value: JSONValue) throws(RecordProblem) -> UserPosition {
+    guard let fields = RecordFields(value) else {
+      throw RecordProblem("expected an object with latitude and longitude, found \(value.summary)")
+    }
+    let (latitude, longitude) = try coordinateMembers(fields)
+    var accuracy: Double?
+    if let value = fields["accuracy"] {
+      guard case .number(let metres) = value, metres >= 0 else {
+        throw RecordProblem("accuracy must be a number of metres, zero or more, not \(value.summary)")
+      }
+      accuracy = metres
+    }
+    return UserPosition(coordinate: .init(latitude: latitude, longitude: longitude), accuracy: accuracy)
+  }
+
+  /// The file's JSON, members in DESIGN.md's order; absent optionals are left out.
+  static func encode(_ set: LocationSet) -> JSONValue {
+    var members: [JSONValue.Member] = []
+    if let user = set.user {
+      var fields = [
+        JSONValue.Member("latitude", .number(user.coordinate.latitude)),
+        JSONValue.Member("longitude", .number(user.coordinate.longitude)),
+      ]
+      if let accuracy = user.accuracy { fields.append(.init("accuracy", .number(accuracy))) }
+      members.append(.init("user", .object(fields)))
+    }
+    members.append(.init("locations", .array(set.locations.map(encode))))
+    return .object(members)
+  }
+
+  private static func encode(_ location: Location) -> JSONValue {
+    var members: [JSONValue.Member] = [
+      .init("id", .string(location.id)),
+      .init("latitude", .number(location.latitude)),
+      .init("longitude", .number(location.longitude)),
+      .init("description", .string(location.locationDescription)),
+      .init("category", .string(location.category)),
+    ]
+    if let date = location.date { members.append(.init("date", .string(ISO8601Date.format(date)))) }
+    if let placemark = location.placemark { members.append(.init("placemark", encode(placemark))) }
+    if let photo = location.photoPath { members.append(.init("photo", .string(photo))) }
+    return .object(members)
+  }
+
+  private static func encode(_ placemark: Placemark) -> JSONValue {
+    let fields: [(String, String?)] = [
+      ("subThoroughfare", placemark.subThoroughfare), ("thoroughfare", placemark.thoroughfare),
+      ("locality", placemark.locality), ("administrativeArea", placemark.administrativeArea),
+      ("postalCode", placemark.postalCode), ("country", placemark.country),
+    ]
+    return .object(fields.compactMap { name, value in value.map { JSONValue.Member(name, .string($0)) } })
+  }
+}

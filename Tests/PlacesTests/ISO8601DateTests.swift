@@ -1,0 +1,65 @@
+import Foundation
+import Places
+import XCTest
+
+final class ISO8601DateTests: XCTestCase {
+  private func date(_ text: String) -> Date? { ISO8601Date.parse(text)?.date }
+
+  func testUTCWithAndWithoutFraction() {
+    XCTAssertEqual(date("2026-11-29T10:00:00Z"), utc(2026, 11, 29, 10))
+    XCTAssertEqual(date("2026-11-29T10:00:00.250Z"), utc(2026, 11, 29, 10, 0, 0.25))
+    XCTAssertEqual(date("2026-11-29t10:00:00z"), utc(2026, 11, 29, 10))
+    XCTAssertEqual(date("2026-11-29 10:00:00Z"), utc(2026, 11, 29, 10))
+    XCTAssertEqual(date("2026-11-29T10:00Z"), utc(2026, 11, 29, 10))
+  }
+
+  func testOffsets() {
+    XCTAssertEqual(date("2026-11-29T11:00:00+01:00"), utc(2026, 11, 29, 10))
+    XCTAssertEqual(date("2026-11-29T11:00:00+0100"), utc(2026, 11, 29, 10))
+    XCTAssertEqual(date("2026-11-29T11:00:00+01"), utc(2026, 11, 29, 10))
+    XCTAssertEqual(date("2026-11-29T02:00:00-08:00"), utc(2026, 11, 29, 10))
+    XCTAssertEqual(date("2026-11-30T00:30:00.5+14:30"), utc(2026, 11, 29, 10, 0, 0.5))
+  }
+
+  func testPlainDateIsMidnightUTC() {
+    XCTAssertEqual(ISO8601Date.parse("2026-11-29"), .init(date: utc(2026, 11, 29), hasTimeZone: true))
+  }
+
+  func testNoTimeZoneIsUTCAndSaysSo() {
+    XCTAssertEqual(
+      ISO8601Date.parse("2026-11-29T10:00:00"), .init(date: utc(2026, 11, 29, 10), hasTimeZone: false))
+  }
+
+  func testLeapDays() {
+    XCTAssertEqual(date("2024-02-29"), utc(2024, 2, 29))
+    XCTAssertEqual(date("2000-02-29"), utc(2000, 2, 29))
+    XCTAssertNil(date("2026-02-29"))
+    XCTAssertNil(date("1900-02-29"))
+  }
+
+  func testRejectsWhatIsNotADate() {
+    for text in [
+      "", "29/11/2026", "2026-13-01", "2026-11-31", "2026-11-29T24:00:00Z", "2026-11-29T10:60Z",
+      "2026-11-29T10:00:61Z", "2026-11-29T10", "2026-11-29T10:00:00.Z", "2026-11-29Z",
+      "2026-11-29T10:00:00+1",
+      "2026-11-29T10:00:00Zjunk", "26-11-29", "2026-1-29", "yesterday",
+    ] {
+      XCTAssertNil(ISO8601Date.parse(text), text)
+    }
+  }
+
+  func testFormat() {
+    XCTAssertEqual(ISO8601Date.format(utc(2026, 11, 29, 10)), "2026-11-29T10:00:00Z")
+    XCTAssertEqual(ISO8601Date.format(utc(2026, 11, 29, 10, 0, 0.25)), "2026-11-29T10:00:00.25Z")
+    XCTAssertEqual(ISO8601Date.format(utc(1969, 12, 31, 23, 59, 59.5)), "1969-12-31T23:59:59.5Z")
+    XCTAssertEqual(ISO8601Date.format(Date(timeIntervalSince1970: 0)), "1970-01-01T00:00:00Z")
+  }
+
+  func testFormatThenParseIsExactToTheMicrosecond() {
+    for text in ["2026-05-16T17:05:12.123456Z", "2026-05-16T17:05:12.001Z", "1999-12-31T23:59:59.999999Z"] {
+      let parsed = date(text)!
+      XCTAssertEqual(ISO8601Date.format(parsed), text)
+      XCTAssertEqual(date(ISO8601Date.format(parsed)), parsed)
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import Places
+import XCTest
+
+final class JSONWriterTests: XCTestCase {
+  func testPrettyPrintsInStoredOrder() {
+    let value = JSONValue.object([
+      .init("z", .number(1)), .init("a", .array([.bool(true), .null])), .init("empty", .object([])),
+      .init("none", .array([])),
+    ])
+    XCTAssertEqual(
+      JSONWriter.text(value),
+      """
+      {
+        "z": 1,
+        "a": [
+          true,
+          null
+        ],
+        "empty": {},
+        "none": []
+      }
+
+      """)
+  }
+
+  func testNumbersAreShortestExact() {
+    XCTAssertEqual(JSONWriter.numberText(37.3349), "37.3349")
+    XCTAssertEqual(JSONWriter.numberText(-122), "-122")
+    XCTAssertEqual(JSONWriter.numberText(-0.0), "0")
+    XCTAssertEqual(JSONWriter.numberText(0.1 + 0.2), "0.30000000000000004")
+    XCTAssertEqual(JSONWriter.numberText(1e-7), "1e-07")
+    XCTAssertEqual(JSONWriter.numberText(1e20), "1e+20")
+    XCTAssertEqual(JSONWriter.numberText(.nan), "null")
+    XCTAssertEqual(JSONWriter.numberText(.infinity), "null")
+  }
+
+  func testStringsEscapeOnlyWhatJSONNeeds() {
+    XCTAssertEqual(JSONWriter.quoted("Caf\u{E9} \"Central\"\n\\/"), #""Café \"Central\"\n\\/""#)
+    XCTAssertEqual(JSONWriter.quoted("\u{1}\u{8}\t"), #""\u0001\b\t""#)
+    XCTAssertEqual(JSONWriter.quoted("📍"), "\"📍\"")
+  }
+
+  func testWrittenTextParsesBackToTheSameValue() throws {
+    let value = JSONValue.object([
+      .init("text", .string("line\none \u{1F}\u{7F} 東京 📍")),
+      .init(
+        "numbers",
+        .array([0.1, -0.0001, 1e300, .leastNonzeroMagnitude, 123_456_789.123].map(JSONValue.number))),
+      .init("nested", .object([.init("deeper", .array([.array([.null])]))])),
+    ])
+    XCTAssertEqual(try JSONParser.parse(JSONWriter.text(value)), value)
+  }
+}
