@@ -26,7 +26,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["Rendering", "Tiles"], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath"]),
-    .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
+    .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Places", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "CLITests", dependencies: ["TestSupport"]),

@@ -18,7 +18,12 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
 
 /// Wraps any longitude into [-180, 180).
 public func normalizedLongitude(_ longitude: Double) -> Double {
+  // In-range values come back unchanged: the arithmetic below rounds them (158.65 would become
+  // 158.64999999999998), and a box's edge must be the very longitude of the place on it.
+  if longitude >= -180 && longitude < 180 { return longitude }
   var value = (longitude + 180).truncatingRemainder(dividingBy: 360)
   if value < 0 { value += 360 }
+  // A tiny negative remainder plus 360 rounds to 360 itself (-180.00000000000003 would give 180).
+  if value >= 360 { value -= 360 }
   return value - 180
 }

@@ -59,7 +59,8 @@ public struct PixelRect: Hashable, Sendable {
   public func union(_ other: PixelRect) -> PixelRect {
     let left = min(minX, other.minX)
     let top = min(minY, other.minY)
-    return PixelRect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+    return PixelRect(
+      x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
   }
 
   public func offsetBy(dx: Double, dy: Double) -> PixelRect {

@@ -1,1 +1,98 @@
-print("bench")
+// mymap-bench: renders the benchmark scenes repeatedly from a warm tile cache and prints, per scene, the
+// median milliseconds and the peak memory. Run it as `swift run -c release mymap-bench [RUNS]`.
+// Figures, not tests: there are no thresholds here.
+import Foundation
+import MapMath
+import Places
+import Rendering
+import Tiles
+
+struct Scene {
+  let name: String
+  let file: String
+  let size: PixelSize
+  let scale: Double
+  let format: OutputFormat
+}
+
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+let shared = repository.appendingPathComponent("../shared").standardizedFileURL
+let bench = shared.appendingPathComponent("bench").path
+let runs = CommandLine.arguments.count > 1 ? max(Int(CommandLine.arguments[1]) ?? 15, 1) : 15
+
+var scenes = [
+  Scene(
+    name: "europe-trip", file: repository.appendingPathComponent("Examples/europe-trip.json").path,
+    size: PixelSize(width: 1200, height: 800), scale: 1, format: .png),
+  Scene(
+    name: "europe-trip@2x", file: repository.appendingPathComponent("Examples/europe-trip.json").path,
+    size: PixelSize(width: 1200, height: 800), scale: 2, format: .png),
+  Scene(
+    name: "europe-trip.svg", file: repository.appendingPathComponent("Examples/europe-trip.json").path,
+    size: PixelSize(width: 1200, height: 800), scale: 1, format: .svg),
+]
+let sharedScenes: [(String, PixelSize)] = [
+  ("one", PixelSize(width: 800, height: 600)), ("city", PixelSize(width: 1200, height: 800)),
+  ("trip", PixelSize(width: 1600, height: 1000)), ("many", PixelSize(width: 1200, height: 800)),
+]
+if FileManager.default.fileExists(atPath: bench) {
+  for (name, size) in sharedScenes {
+    scenes.append(Scene(name: name, file: bench + "/\(name).json", size: size, scale: 1, format: .png))
+  }
+} else {
+  print("note: \(bench) not found; only the Examples scenes run")
+}
+
+// The whole-world z0-6 tiles where present (they cover every scene), else the example's Europe tiles.
+let worldTiles = shared.appendingPathComponent("data/osm/osm-z0-6.mbtiles").path
+let tilePath =
+  FileManager.default.fileExists(atPath: worldTiles)
+  ? worldTiles : repository.appendingPathComponent("Examples/tiles/osm-europe.mbtiles").path
+let tiles = try openTileSource(at: tilePath)
+let cache = TileImageCache(byteLimit: 256 << 20)
+
+/// Resets the kernel's peak-RSS mark so each scene reports its own peak (Linux only).
+func resetPeakMemory() {
+  try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+}
+
+/// The peak resident set size since the last reset, in MiB.
+func peakMemoryMiB() -> Double {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+  else { return .nan }
+  let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan
+  return kilobytes / 1024
+}
+
+print("tiles: \(tilePath)")
+print("runs per scene: \(runs) (after one warm-up run)")
+print(
+  "scene".padding(toLength: 18, withPad: " ", startingAt: 0)
+    + "places  pixels       median ms   min ms   peak MiB   bytes")
+for scene in scenes {
+  let places = try LocationsFile.read(path: scene.file)
+  var request = RenderRequest(annotations: places.locations, user: places.user)
+  request.size = scene.size
+  request.scale = scene.scale
+  request.format = scene.format
+  request.tiles = tiles
+  request.tileCache = cache
+  let warmUp = try Snapshotter.render(request)
+  resetPeakMemory()
+  var times: [Double] = []
+  for _ in 0..<runs {
+    let start = DispatchTime.now().uptimeNanoseconds
+    _ = try Snapshotter.render(request)
+    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+  }
+  times.sort()
+  let median = times[times.count / 2]
+  let pixels = "\(warmUp.layout.width)×\(warmUp.layout.height)"
+  print(
+    scene.name.padding(toLength: 18, withPad: " ", startingAt: 0)
+      + String(places.locations.count).padding(toLength: 8, withPad: " ", startingAt: 0)
+      + pixels.padding(toLength: 13, withPad: " ", startingAt: 0)
+      + String(format: "%9.1f %8.1f %10.1f   %d", median, times[0], peakMemoryMiB(), warmUp.data.count))
+}

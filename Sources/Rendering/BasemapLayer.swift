@@ -1,0 +1,100 @@
+import CCairo
+import MapMath
+import Tiles
+
+/// Draws raster tiles at the camera: all tiles are first laid edge to edge on one mosaic at their own
+/// resolution, which is then painted once with the camera's transform, so fractional zooms and offsets
+/// leave no seams between tiles. Missing tiles become a neutral placeholder.
+struct BasemapLayer {
+  let range: TileRange
+  let tileSize: Int
+  let images: [TileID: RasterImage]
+  let style: BasemapStyle
+
+  func draw(on canvas: Canvas, camera: Camera) {
+    let placements = range.placements
+    guard let first = placements.first else { return }
+    let columns = range.columns.count
+    let rows = range.rows.count
+    let mosaic = cairo_image_surface_create(
+      CAIRO_FORMAT_ARGB32, Int32(columns * tileSize), Int32(rows * tileSize))!
+    defer { cairo_surface_destroy(mosaic) }
+    fill(mosaic, placements: placements)
+
+    // Where the mosaic's top-left corner lands, and how large a tile pixel is, in image pixels.
+    let origin = camera.pixelRect(for: first)
+    let factor = origin.width / Double(tileSize)
+    let cr = canvas.context
+    cairo_save(cr)
+    cairo_identity_matrix(cr)
+    cairo_rectangle(cr, 0, 0, Double(canvas.pixelWidth), Double(canvas.pixelHeight))
+    cairo_clip(cr)
+    cairo_translate(cr, origin.x, origin.y)
+    cairo_scale(cr, factor, factor)
+    cairo_set_source_surface(cr, mosaic, 0, 0)
+    let pattern = cairo_get_source(cr)
+    cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+    let aligned = abs(factor - 1) < 1e-9 && origin.x == origin.x.rounded() && origin.y == origin.y.rounded()
+    // 1:1 at whole pixels: copy pixels exactly (crisp); otherwise resample smoothly.
+    cairo_pattern_set_filter(pattern, aligned ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
+    cairo_rectangle(cr, 0, 0, Double(columns * tileSize), Double(rows * tileSize))
+    cairo_fill(cr)
+    cairo_restore(cr)
+  }
+
+  /// Copies each tile's pixels into place (premultiplying them) and draws placeholders for missing ones.
+  private func fill(_ mosaic: OpaquePointer, placements: [TileRange.Placement]) {
+    cairo_surface_flush(mosaic)
+    let stride = Int(cairo_image_surface_get_stride(mosaic))
+    let base = cairo_image_surface_get_data(mosaic)!
+    var missing: [(Int, Int)] = []
+    for placement in placements {
+      let left = (placement.column - range.columns.lowerBound) * tileSize
+      let top = (placement.tile.y - range.rows.lowerBound) * tileSize
+      guard let image = images[placement.tile] else {
+        missing.append((left, top))
+        continue
+      }
+      image.rgba.withUnsafeBufferPointer { source in
+        for row in 0..<tileSize {
+          let line = UnsafeMutableRawPointer(base + (top + row) * stride + left * 4)
+            .assumingMemoryBound(to: UInt32.self)
+          var index = row * tileSize * 4
+          for column in 0..<tileSize {
+            let a = UInt32(source[index + 3])
+            let r = UInt32(source[index])
+            let g = UInt32(source[index + 1])
+            let b = UInt32(source[index + 2])
+            line[column] =
+              a == 255
+              ? 0xFF00_0000 | r << 16 | g << 8 | b
+              : a << 24 | ((r * a + 127) / 255) << 16 | ((g * a + 127) / 255) << 8 | ((b * a + 127) / 255)
+            index += 4
+          }
+        }
+      }
+    }
+    cairo_surface_mark_dirty(mosaic)
+    guard !missing.isEmpty else { return }
+    let cr = cairo_create(mosaic)!
+    defer { cairo_destroy(cr) }
+    let side = Double(tileSize)
+    for (left, top) in missing {
+      cairo_rectangle(cr, Double(left), Double(top), side, side)
+      cairo_set_source_rgba(cr, style.placeholder.red, style.placeholder.green, style.placeholder.blue, 1)
+      cairo_fill(cr)
+      // A faint grid: reads as "no data here", not as sea or land.
+      let lines = style.placeholderLines
+      cairo_set_source_rgba(cr, lines.red, lines.green, lines.blue, 1)
+      cairo_set_line_width(cr, 1)
+      for step in 0..<4 {
+        let offset = Double(step) * side / 4 + 0.5
+        cairo_move_to(cr, Double(left) + offset, Double(top))
+        cairo_line_to(cr, Double(left) + offset, Double(top) + side)
+        cairo_move_to(cr, Double(left), Double(top) + offset)
+        cairo_line_to(cr, Double(left) + side, Double(top) + offset)
+      }
+      cairo_stroke(cr)
+    }
+  }
+}

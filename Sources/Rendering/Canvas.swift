@@ -1,0 +1,159 @@
+import CCairo
+import Foundation
+import MapMath
+import Tiles
+
+/// Why drawing or encoding failed.
+public enum CanvasError: Error, Equatable, CustomStringConvertible {
+  case cannotCreateSurface(width: Int, height: Int, status: String)
+  case drawingFailed(String)
+
+  public var description: String {
+    switch self {
+    case .cannotCreateSurface(let width, let height, let status):
+      return "cannot create a \(width)×\(height) drawing surface (\(status))"
+    case .drawingFailed(let status): return "drawing failed (\(status))"
+    }
+  }
+}
+
+/// A Cairo surface and its context, in one of the output formats, sized in pixels.
+///
+/// Drawing code works in points: the context is scaled by `scale`, so pixel output is `scale` times the
+/// point size. Cairo handles are not thread-safe; a canvas is created, drawn and finished on one thread,
+/// which is why the class is not `Sendable`.
+final class Canvas {
+  let format: OutputFormat
+  let pixelWidth: Int
+  let pixelHeight: Int
+  let scale: Double
+  let surface: OpaquePointer
+  let context: OpaquePointer
+  private let sink: ByteSink
+
+  init(format: OutputFormat, pixelWidth: Int, pixelHeight: Int, scale: Double) throws {
+    self.format = format
+    self.pixelWidth = pixelWidth
+    self.pixelHeight = pixelHeight
+    self.scale = scale
+    let sink = ByteSink()
+    self.sink = sink
+    let created: OpaquePointer?
+    switch format {
+    case .png:
+      created = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight))
+    case .svg:
+      created = cairo_svg_surface_create_for_stream(
+        writeToSink, Unmanaged.passUnretained(sink).toOpaque(), Double(pixelWidth), Double(pixelHeight))
+      if let created { cairo_svg_surface_set_document_unit(created, CAIRO_SVG_UNIT_PX) }
+    case .pdf:
+      created = cairo_pdf_surface_create_for_stream(
+        writeToSink, Unmanaged.passUnretained(sink).toOpaque(), Double(pixelWidth), Double(pixelHeight))
+      if let created {
+        // A fixed creation date: the same input must give the same bytes.
+        cairo_pdf_surface_set_metadata(created, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z")
+        cairo_pdf_surface_set_metadata(created, CAIRO_PDF_METADATA_CREATOR, "mymap")
+      }
+    }
+    guard let created, cairo_surface_status(created) == CAIRO_STATUS_SUCCESS else {
+      let status = created.map { String(cString: cairo_status_to_string(cairo_surface_status($0))) } ?? "null"
+      if let created { cairo_surface_destroy(created) }
+      throw CanvasError.cannotCreateSurface(width: pixelWidth, height: pixelHeight, status: status)
+    }
+    surface = created
+    context = cairo_create(created)
+    cairo_scale(context, scale, scale)
+  }
+
+  deinit {
+    cairo_destroy(context)
+    cairo_surface_destroy(surface)
+  }
+
+  /// Ends drawing and returns the file's bytes.
+  func finish() throws -> Data {
+    let status = cairo_status(context)
+    guard status == CAIRO_STATUS_SUCCESS else {
+      throw CanvasError.drawingFailed(String(cString: cairo_status_to_string(status)))
+    }
+    switch format {
+    case .png:
+      cairo_surface_flush(surface)
+      guard let pixels = cairo_image_surface_get_data(surface) else {
+        throw CanvasError.drawingFailed("no pixel data")
+      }
+      let stride = Int(cairo_image_surface_get_stride(surface))
+      return try PNGCodec.encodeARGB32(
+        UnsafeRawPointer(pixels), width: pixelWidth, height: pixelHeight, stride: stride,
+        opaque: isOpaque(pixels: pixels, stride: stride))
+    case .svg, .pdf:
+      cairo_surface_finish(surface)
+      let finished = cairo_surface_status(surface)
+      guard finished == CAIRO_STATUS_SUCCESS else {
+        throw CanvasError.drawingFailed(String(cString: cairo_status_to_string(finished)))
+      }
+      return format == .svg ? SVGIdentifiers.renumber(sink.data) : sink.data
+    }
+  }
+
+  /// True when every pixel is fully opaque, so the PNG can leave out its alpha channel.
+  private func isOpaque(pixels: UnsafeMutablePointer<UInt8>, stride: Int) -> Bool {
+    for row in 0..<pixelHeight {
+      let line = UnsafeRawPointer(pixels + row * stride).assumingMemoryBound(to: UInt32.self)
+      for column in 0..<pixelWidth where line[column] >> 24 != 0xFF { return false }
+    }
+    return true
+  }
+
+  // MARK: - Drawing helpers shared by the layers
+
+  func setColor(_ color: Color) {
+    cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
+  }
+
+  func setColor(_ color: Color, alpha: Double) {
+    cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha * alpha)
+  }
+
+  /// Adds a rounded rectangle to the current path.
+  func addRoundedRect(_ rect: PixelRect, radius: Double) {
+    let r = min(radius, rect.width / 2, rect.height / 2)
+    cairo_new_sub_path(context)
+    cairo_arc(context, rect.maxX - r, rect.minY + r, r, -.pi / 2, 0)
+    cairo_arc(context, rect.maxX - r, rect.maxY - r, r, 0, .pi / 2)
+    cairo_arc(context, rect.minX + r, rect.maxY - r, r, .pi / 2, .pi)
+    cairo_arc(context, rect.minX + r, rect.minY + r, r, .pi, 3 * .pi / 2)
+    cairo_close_path(context)
+  }
+
+  func fillRect(_ rect: PixelRect, color: Color) {
+    setColor(color)
+    cairo_rectangle(context, rect.x, rect.y, rect.width, rect.height)
+    cairo_fill(context)
+  }
+
+  /// A soft shadow without blur support: concentric translucent copies of a shape, widest first.
+  func softShadow(steps: Int, spread: Double, opacity: Double, shape: (Double) -> Void) {
+    guard steps > 0, opacity > 0 else { return }
+    let stepOpacity = opacity / Double(steps)
+    for step in stride(from: steps, through: 1, by: -1) {
+      shape(spread * Double(step) / Double(steps))
+      cairo_set_source_rgba(context, 0, 0, 0, stepOpacity)
+      cairo_fill(context)
+    }
+  }
+}
+
+/// Collects the bytes Cairo streams out for SVG and PDF.
+private final class ByteSink {
+  var data = Data()
+}
+
+private func writeToSink(
+  closure: UnsafeMutableRawPointer?, bytes: UnsafePointer<UInt8>?, length: UInt32
+) -> cairo_status_t {
+  guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+  let sink = Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
+  sink.data.append(bytes, count: Int(length))
+  return CAIRO_STATUS_SUCCESS
+}

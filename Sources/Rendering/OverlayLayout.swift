@@ -1,0 +1,103 @@
+import MapMath
+
+/// Measures the pins and callouts of a set of annotations and places them on a camera: callouts never
+/// overlap each other, another place's pin head, or the fixed overlays (user dot, attribution); a callout
+/// that cannot be placed is dropped and reported.
+///
+/// Everything here is in points; the camera's scale is divided out.
+final class OverlayLayout {
+  let style: Style
+  let pin: PinGeometry
+  let annotations: [any Annotation]
+  /// The callout content per annotation, nil when callouts are off.
+  let callouts: [CalloutContent?]
+
+  init(annotations: [any Annotation], style: Style, showCallouts: Bool, measuring: MeasuringContext) {
+    self.style = style
+    self.pin = PinGeometry(style: style.pin)
+    self.annotations = annotations
+    let calloutStyle = style.callout
+    let titleFont = FontSpec(family: style.fontFamily, size: calloutStyle.titleSize, bold: true)
+    let subtitleFont = FontSpec(family: style.fontFamily, size: calloutStyle.subtitleSize, bold: false)
+    callouts = annotations.map { annotation in
+      guard showCallouts else { return nil }
+      let title = TextLayout(
+        text: annotation.title, font: titleFont, maxWidth: calloutStyle.maxTextWidth,
+        context: measuring.context)
+      let subtitle = annotation.subtitle.flatMap { text -> TextLayout? in
+        text.isEmpty
+          ? nil
+          : TextLayout(
+            text: text, font: subtitleFont, maxWidth: calloutStyle.maxTextWidth, context: measuring.context)
+      }
+      return CalloutContent(title: title, subtitle: subtitle, style: calloutStyle)
+    }
+  }
+
+  /// Characters that no installed font could draw, over all callouts.
+  var unknownGlyphs: Int {
+    callouts.reduce(0) { $0 + ($1.map { $0.title.unknownGlyphs + ($0.subtitle?.unknownGlyphs ?? 0) } ?? 0) }
+  }
+
+  /// What the camera must keep in view: every pin, and the preferred callout of the annotations in
+  /// `withCallouts` (all of them when nil).
+  func extents(withCallouts: Set<Int>? = nil) -> [OverlayExtent] {
+    var result: [OverlayExtent] = []
+    for (index, annotation) in annotations.enumerated() {
+      var rect = pin.extent
+      if let content = callouts[index], withCallouts?.contains(index) ?? true {
+        let preferred = CalloutPlacement.candidates(
+          size: content.bubbleSize, pin: pin, style: style.callout, bounds: nil)[0]
+        rect = rect.union(preferred.extent)
+      }
+      result.append(OverlayExtent(anchor: annotation.coordinate, rect: rect))
+    }
+    return result
+  }
+
+  /// One annotation as placed: the place's point and its callout, if one fitted (points, absolute).
+  struct Placed {
+    let index: Int
+    let point: PixelPoint
+    let callout: CalloutPlacement?
+  }
+
+  /// Places the callouts on a camera. `obstacles` are fixed rectangles in points that callouts avoid.
+  func place(on camera: Camera, obstacles: [PixelRect]) -> (placed: [Placed], dropped: [Int]) {
+    let points = annotations.map { annotation -> PixelPoint in
+      let pixel = camera.pixel(for: annotation.coordinate)
+      return PixelPoint(x: pixel.x / camera.scale, y: pixel.y / camera.scale)
+    }
+    var blockers = RectIndex()
+    for (index, point) in points.enumerated() {
+      blockers.insert(pin.headRect.offsetBy(dx: point.x, dy: point.y), owner: index)
+    }
+    for obstacle in obstacles { blockers.insert(obstacle, owner: -1) }
+    let margin = 2.0
+    let inner = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
+      .insetBy(dx: margin, dy: margin)
+    var placements: [CalloutPlacement?] = Array(repeating: nil, count: annotations.count)
+    var dropped: [Int] = []
+    for (index, point) in points.enumerated() {
+      guard let content = callouts[index] else { continue }
+      let relativeBounds = inner.offsetBy(dx: -point.x, dy: -point.y)
+      let candidates = CalloutPlacement.candidates(
+        size: content.bubbleSize, pin: pin, style: style.callout, bounds: relativeBounds)
+      let chosen = candidates.lazy.map { $0.offsetBy(dx: point.x, dy: point.y) }.first { candidate in
+        let extent = candidate.extent
+        // A point of air between neighbours so that bubbles never touch.
+        return inner.contains(extent) && !blockers.intersects(extent.insetBy(dx: -1, dy: -1), ignoring: index)
+      }
+      if let chosen {
+        placements[index] = chosen
+        blockers.insert(chosen.extent, owner: index)
+      } else {
+        dropped.append(index)
+      }
+    }
+    let placed = points.enumerated().map {
+      Placed(index: $0.offset, point: $0.element, callout: placements[$0.offset])
+    }
+    return (placed, dropped)
+  }
+}

@@ -1,0 +1,60 @@
+import MapMath
+import Tiles
+
+/// Everything one map needs: what to draw, how large, in which format, over which tiles, in which style.
+public struct RenderRequest {
+  public var annotations: [any Annotation]
+  public var user: UserPosition?
+  /// Image size in points; the image has `size × scale` pixels.
+  public var size = PixelSize(width: 800, height: 600)
+  public var scale = 1.0
+  public var format = OutputFormat.png
+  /// The basemap; nil draws the style's plain background.
+  public var tiles: (any TileSource)?
+  public var style = Style.standard
+  public var showCallouts = true
+  /// Empty points kept between the drawn overlays and the image's edges.
+  public var padding = 20.0
+  public var zoomSnapping = ZoomSnapping.integer
+  /// Overrides of the fitted camera.
+  public var center: Coordinate?
+  public var zoom: Double?
+  public var spanMeters: Double?
+  /// Fail with `RenderError.incompleteBasemap` instead of drawing placeholders for missing tiles.
+  public var requireAllTiles = false
+  /// Decoded tiles kept between renders (the benchmark's warm cache).
+  public var tileCache: TileImageCache?
+
+  public init(annotations: [any Annotation], user: UserPosition? = nil) {
+    self.annotations = annotations
+    self.user = user
+  }
+}
+
+/// The finished map: the file's bytes, what was drawn where, and things the user should know.
+public struct RenderResult: Sendable {
+  public var data: [UInt8]
+  public var layout: MapLayout
+  public var warnings: [String]
+}
+
+/// Why a map could not be made.
+public enum RenderError: Error, Equatable, CustomStringConvertible {
+  case invalidSize(String)
+  case nothingToShow
+  case incompleteBasemap(missing: Int, needed: Int, source: String)
+  case tileSource(String)
+  case drawing(String)
+
+  public var description: String {
+    switch self {
+    case .invalidSize(let reason): return reason
+    case .nothingToShow:
+      return "nothing to show: give places (--locations), a user position (--user) or a centre (--center)"
+    case .incompleteBasemap(let missing, let needed, let source):
+      return "\(missing) of \(needed) tiles are missing from \(source); nothing was written (--offline)"
+    case .tileSource(let reason): return reason
+    case .drawing(let reason): return reason
+    }
+  }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import MapMath
+import Tiles
+
+/// The rendering facade: a request in, a finished image and its layout out (DESIGN.md §2).
+public enum Snapshotter {
+  /// The largest image, in pixels, that mymap draws.
+  public static let maximumPixels = 100_000_000
+  /// How far past a tile source's top zoom the fitted camera may go (tiles drawn at most 4× enlarged).
+  public static let maximumOverzoom = 2.0
+  /// The most tiles one map may draw; beyond it the tile source's zoom range does not suit the camera.
+  public static let maximumTiles = 4096
+
+  public static func render(_ request: RenderRequest) throws(RenderError) -> RenderResult {
+    try validate(request)
+    var warnings: [String] = []
+    let measuring = MeasuringContext()
+    let overlays = OverlayLayout(
+      annotations: request.annotations, style: request.style, showCallouts: request.showCallouts,
+      measuring: measuring)
+    let userLayer = UserDotLayer(style: request.style.userDot)
+    let camera = try fitCamera(request, overlays: overlays, userLayer: userLayer)
+
+    let attributionText = request.style.basemap.attribution ?? request.tiles?.attribution
+    let attribution = attributionText.flatMap { text -> AttributionLayer? in
+      text.isEmpty
+        ? nil
+        : AttributionLayer(
+          text: text, style: request.style.attribution, fontFamily: request.style.fontFamily,
+          size: camera.size,
+          measuring: measuring)
+    }
+    var obstacles = attribution.map { [$0.plate] } ?? []
+    let userPoint = request.user.map { points(camera.pixel(for: $0.coordinate), camera) }
+    if let userPoint { obstacles.append(userLayer.extent.offsetBy(dx: userPoint.x, dy: userPoint.y)) }
+    let (placed, dropped) = overlays.place(on: camera, obstacles: obstacles)
+    if !dropped.isEmpty {
+      warnings.append(
+        "\(dropped.count) of \(overlays.callouts.compactMap { $0 }.count) callouts did not fit and were left out"
+          + " (their places keep their pins)")
+    }
+    if overlays.unknownGlyphs > 0 {
+      warnings.append(
+        "\(overlays.unknownGlyphs) characters in titles have no font to draw them (install fonts-noto-cjk or"
+          + " another font that covers them)")
+    }
+
+    let basemap = try loadBasemap(request, camera: camera, warnings: &warnings)
+
+    let canvas: Canvas
+    do {
+      canvas = try Canvas(
+        format: request.format, pixelWidth: Int(camera.pixelSize.width),
+        pixelHeight: Int(camera.pixelSize.height),
+        scale: request.scale)
+    } catch {
+      throw RenderError.drawing("\(error)")
+    }
+    canvas.fillRect(
+      PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height),
+      color: request.style.basemap.background)
+    basemap.layer?.draw(on: canvas, camera: camera)
+
+    // North first, so that southern pins overlap northern ones.
+    let drawOrder = placed.sorted { a, b in
+      let first = request.annotations[a.index].coordinate
+      let second = request.annotations[b.index].coordinate
+      if first.latitude != second.latitude { return first.latitude > second.latitude }
+      if first.longitude != second.longitude { return first.longitude < second.longitude }
+      return a.index < b.index
+    }
+    PinLayer(style: request.style.pin).draw(at: drawOrder.map(\.point), on: canvas)
+    let calloutLayer = CalloutLayer(style: request.style.callout)
+    for item in placed {
+      if let placement = item.callout, let content = overlays.callouts[item.index] {
+        calloutLayer.draw(content, at: placement, on: canvas)
+      }
+    }
+    if let user = request.user, let userPoint {
+      let accuracyRadius = user.accuracy.map {
+        $0 / WebMercator.metersPerPixel(latitude: user.coordinate.latitude, zoom: camera.zoom)
+      }
+      userLayer.draw(at: userPoint, accuracyRadius: accuracyRadius, on: canvas)
+    }
+    attribution?.draw(on: canvas)
+
+    let data: Data
+    do {
+      data = try canvas.finish()
+    } catch {
+      throw RenderError.drawing("\(error)")
+    }
+    let layout = makeLayout(
+      request, camera: camera, overlays: overlays, placed: placed, dropped: dropped, tiles: basemap.summary)
+    return RenderResult(data: [UInt8](data), layout: layout, warnings: warnings)
+  }
+
+  private static func validate(_ request: RenderRequest) throws(RenderError) {
+    let size = request.size
+    guard size.width >= 1, size.height >= 1, size.width == size.width.rounded(),
+      size.height == size.height.rounded()
+    else {
+      throw RenderError.invalidSize(
+        "image size must be whole numbers of at least 1×1 (got \(size.width)×\(size.height))")
+    }
+    guard request.scale >= 0.5, request.scale <= 4 else {
+      throw RenderError.invalidSize("scale must be between 0.5 and 4 (got \(request.scale))")
+    }
+    let pixelWidth = (size.width * request.scale).rounded()
+    let pixelHeight = (size.height * request.scale).rounded()
+    guard pixelWidth * pixelHeight <= Double(maximumPixels) else {
+      throw RenderError.invalidSize(
+        "a \(Int(pixelWidth))×\(Int(pixelHeight)) image is over the limit of 100 megapixels")
+    }
+  }
+
+  /// The camera: the seed's region for the places (and the user), fitted with every drawn overlay; refitted
+  /// without the callouts that could not be placed, so the map is not zoomed out for nothing.
+  private static func fitCamera(
+    _ request: RenderRequest, overlays: OverlayLayout, userLayer: UserDotLayer
+  ) throws(RenderError) -> Camera {
+    let coordinates = request.annotations.map(\.coordinate)
+    var region = Region.forAnnotations(coordinates, user: request.user?.coordinate)
+    if let spanMeters = request.spanMeters, let center = request.center ?? region?.center {
+      region = Region.around(center, latitudinalMeters: spanMeters, longitudinalMeters: spanMeters)
+    } else if region == nil, let center = request.center {
+      region = Region.around(center)
+    }
+    guard let region else { throw RenderError.nothingToShow }
+    var limits = 0.0...19.0
+    if let tiles = request.tiles {
+      limits = 0...min(19, Double(tiles.zoomRange.upperBound) + maximumOverzoom)
+    }
+    let userExtent = request.user.map { [OverlayExtent(anchor: $0.coordinate, rect: userLayer.extent)] } ?? []
+    let overlayCount = request.spanMeters == nil ? overlays.annotations.count : 0
+    func fit(withCallouts: Set<Int>?) -> Camera {
+      Camera.fitting(
+        region: region, size: request.size, scale: request.scale,
+        overlays: request.spanMeters == nil ? overlays.extents(withCallouts: withCallouts) + userExtent : [],
+        padding: request.padding, snapping: request.zoomSnapping, zoomLimits: limits, center: request.center,
+        zoom: request.zoom)
+    }
+    var camera = fit(withCallouts: nil)
+    guard request.zoom == nil, overlayCount > 0 else { return camera }
+    var kept = Set(0..<overlayCount)
+    for _ in 0..<3 {
+      let (_, dropped) = overlays.place(on: camera, obstacles: [])
+      let stillKept = kept.subtracting(dropped)
+      if stillKept == kept { break }
+      kept = stillKept
+      camera = fit(withCallouts: kept)
+    }
+    return camera
+  }
+
+  private struct Basemap {
+    var layer: BasemapLayer?
+    var summary: MapLayout.TileSummary
+  }
+
+  private static func loadBasemap(
+    _ request: RenderRequest, camera: Camera, warnings: inout [String]
+  ) throws(RenderError) -> Basemap {
+    guard let source = request.tiles else {
+      return Basemap(
+        layer: nil, summary: .init(source: "none", zoom: nil, needed: 0, drawn: 0, missing: 0))
+    }
+    let tileZoom = camera.tileZoom(tileSize: source.tileSize, available: source.zoomRange)
+    let range = camera.tileRange(tileZoom: tileZoom)
+    let tiles = range.tiles.sorted()
+    guard tiles.count <= maximumTiles else {
+      throw RenderError.tileSource(
+        "this map would need \(tiles.count) tiles at zoom \(tileZoom) from \(source) (its zooms are"
+          + " \(source.zoomRange.lowerBound)–\(source.zoomRange.upperBound)); zoom in or use another tile source"
+      )
+    }
+    let loaded: LoadedTiles
+    do {
+      loaded = try TileLoader(source: source, cache: request.tileCache).load(tiles)
+    } catch {
+      throw RenderError.tileSource("\(error)")
+    }
+    let missing = loaded.missing.count + loaded.failed.count
+    if missing > 0 && request.requireAllTiles {
+      throw RenderError.incompleteBasemap(missing: missing, needed: tiles.count, source: "\(source)")
+    }
+    if !loaded.missing.isEmpty {
+      warnings.append(
+        "\(loaded.missing.count) of \(tiles.count) tiles are not in \(source); drawn as placeholders")
+    }
+    for failure in loaded.failed.prefix(3) { warnings.append("\(failure); drawn as a placeholder") }
+    if loaded.failed.count > 3 {
+      warnings.append("\(loaded.failed.count - 3) more tiles could not be decoded")
+    }
+    return Basemap(
+      layer: BasemapLayer(
+        range: range, tileSize: source.tileSize, images: loaded.images, style: request.style.basemap),
+      summary: .init(
+        source: "\(source)", zoom: tileZoom, needed: tiles.count, drawn: loaded.images.count, missing: missing
+      ))
+  }
+
+  private static func points(_ pixel: PixelPoint, _ camera: Camera) -> PixelPoint {
+    PixelPoint(x: pixel.x / camera.scale, y: pixel.y / camera.scale)
+  }
+
+  private static func makeLayout(
+    _ request: RenderRequest, camera: Camera, overlays: OverlayLayout, placed: [OverlayLayout.Placed],
+    dropped: [Int], tiles: MapLayout.TileSummary
+  ) -> MapLayout {
+    let scale = camera.scale
+    let annotations = placed.map { item -> MapLayout.AnnotationLayout in
+      let annotation = request.annotations[item.index]
+      return MapLayout.AnnotationLayout(
+        id: annotation.identifier, title: annotation.title, subtitle: annotation.subtitle,
+        coordinate: annotation.coordinate,
+        point: PixelPoint(x: item.point.x * scale, y: item.point.y * scale),
+        pin: overlays.pin.extent.offsetBy(dx: item.point.x, dy: item.point.y).scaled(by: scale),
+        callout: item.callout?.extent.scaled(by: scale))
+    }
+    let user = request.user.map { user in
+      MapLayout.UserLayout(coordinate: user.coordinate, point: camera.pixel(for: user.coordinate))
+    }
+    return MapLayout(
+      width: Int(camera.pixelSize.width), height: Int(camera.pixelSize.height), scale: scale,
+      format: request.format, camera: camera, bounds: camera.bounds, tiles: tiles, annotations: annotations,
+      user: user, droppedCallouts: dropped.map { request.annotations[$0].identifier })
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Why a style file could not be used.
+public enum StyleError: Error, Equatable, CustomStringConvertible {
+  case unreadable(path: String, reason: String)
+  case malformed(path: String, reason: String)
+  case unknownField(path: String, field: String)
+  case badValue(path: String, field: String, expected: String)
+  case notFound(name: String, searched: [String])
+
+  public var description: String {
+    switch self {
+    case .unreadable(let path, let reason): return "cannot read style \(path): \(reason)"
+    case .malformed(let path, let reason): return "style \(path) is not valid JSON: \(reason)"
+    case .unknownField(let path, let field): return "style \(path): unknown field \"\(field)\""
+    case .badValue(let path, let field, let expected):
+      return "style \(path): field \"\(field)\" must be \(expected)"
+    case .notFound(let name, let searched):
+      return "no style named \"\(name)\" (looked in \(searched.joined(separator: ", ")))"
+    }
+  }
+}
+
+extension Style {
+  /// The fields a style file may set, by dotted name (computed: key paths are not Sendable).
+  static var colorFields: [String: WritableKeyPath<Style, Color>] {
+    [
+      "pin.color": \.pin.color, "pin.needleColor": \.pin.needleColor,
+      "callout.background": \.callout.background, "callout.titleColor": \.callout.titleColor,
+      "callout.subtitleColor": \.callout.subtitleColor, "callout.disclosureColor": \.callout.disclosureColor,
+      "userDot.color": \.userDot.color, "userDot.ringColor": \.userDot.ringColor,
+      "attribution.textColor": \.attribution.textColor, "attribution.background": \.attribution.background,
+      "basemap.background": \.basemap.background, "basemap.placeholder": \.basemap.placeholder,
+      "basemap.placeholderLines": \.basemap.placeholderLines,
+    ]
+  }
+
+  static var numberFields: [String: WritableKeyPath<Style, Double>] {
+    [
+      "pin.headRadius": \.pin.headRadius, "pin.needleLength": \.pin.needleLength,
+      "pin.needleWidth": \.pin.needleWidth, "pin.shadowOpacity": \.pin.shadowOpacity,
+      "callout.titleSize": \.callout.titleSize, "callout.subtitleSize": \.callout.subtitleSize,
+      "callout.cornerRadius": \.callout.cornerRadius,
+      "callout.horizontalPadding": \.callout.horizontalPadding,
+      "callout.verticalPadding": \.callout.verticalPadding, "callout.maxTextWidth": \.callout.maxTextWidth,
+      "callout.pointerWidth": \.callout.pointerWidth, "callout.pointerHeight": \.callout.pointerHeight,
+      "callout.disclosureSize": \.callout.disclosureSize, "callout.shadowOpacity": \.callout.shadowOpacity,
+      "userDot.radius": \.userDot.radius, "userDot.ringWidth": \.userDot.ringWidth,
+      "userDot.accuracyFillOpacity": \.userDot.accuracyFillOpacity,
+      "userDot.accuracyStrokeOpacity": \.userDot.accuracyStrokeOpacity,
+      "userDot.shadowOpacity": \.userDot.shadowOpacity,
+      "attribution.size": \.attribution.size, "attribution.margin": \.attribution.margin,
+    ]
+  }
+
+  static var textFields: [String: WritableKeyPath<Style, String>] {
+    [
+      "name": \.name, "fontFamily": \.fontFamily,
+    ]
+  }
+
+  static var optionalTextFields: [String: WritableKeyPath<Style, String?>] {
+    [
+      "basemap.tiles": \.basemap.tiles, "basemap.attribution": \.basemap.attribution,
+    ]
+  }
+
+  /// Reads a style file; fields it leaves out keep their defaults. Colours are `"#RRGGBB"`,
+  /// `"#RRGGBBAA"` or `[r, g, b]` / `[r, g, b, a]` with components in 0…1.
+  public static func load(contentsOf url: URL) throws -> Style {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw StyleError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+    }
+    var style = try Style(json: data, path: url.path)
+    if !style.nameWasGiven(in: data) {
+      style.name = url.deletingPathExtension().lastPathComponent
+    }
+    return style
+  }
+
+  /// A style from JSON text; `path` only names it in errors.
+  public init(json data: Data, path: String = "<style>") throws {
+    self.init()
+    let root: Any
+    do {
+      root = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw StyleError.malformed(path: path, reason: "\((error as NSError).localizedDescription)")
+    }
+    guard let object = root as? [String: Any] else {
+      throw StyleError.malformed(path: path, reason: "the top level must be an object")
+    }
+    for (field, value) in Style.flatten(object, prefix: "").sorted(by: { $0.key < $1.key }) {
+      try apply(field: field, value: value, path: path)
+    }
+  }
+
+  private func nameWasGiven(in data: Data) -> Bool {
+    ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["name"] != nil
+  }
+
+  private mutating func apply(field: String, value: Any, path: String) throws {
+    if let keyPath = Style.colorFields[field] {
+      guard let color = Style.color(from: value) else {
+        throw StyleError.badValue(
+          path: path, field: field, expected: "a colour like \"#52D166\" or [0.32, 0.82, 0.4]")
+      }
+      self[keyPath: keyPath] = color
+    } else if let keyPath = Style.numberFields[field] {
+      guard let number = Style.number(from: value), number.isFinite, number >= 0 else {
+        throw StyleError.badValue(path: path, field: field, expected: "a number ≥ 0")
+      }
+      self[keyPath: keyPath] = number
+    } else if let keyPath = Style.textFields[field] {
+      guard let text = value as? String, !text.isEmpty else {
+        throw StyleError.badValue(path: path, field: field, expected: "a non-empty string")
+      }
+      self[keyPath: keyPath] = text
+    } else if let keyPath = Style.optionalTextFields[field] {
+      if value is NSNull {
+        self[keyPath: keyPath] = nil
+      } else if let text = value as? String {
+        self[keyPath: keyPath] = text
+      } else {
+        throw StyleError.badValue(path: path, field: field, expected: "a string or null")
+      }
+    } else {
+      throw StyleError.unknownField(path: path, field: field)
+    }
+  }
+
+  /// Nested objects become dotted names; arrays (colours) stay values.
+  private static func flatten(_ object: [String: Any], prefix: String) -> [String: Any] {
+    var result: [String: Any] = [:]
+    for (key, value) in object {
+      let name = prefix.isEmpty ? key : prefix + "." + key
+      if let nested = value as? [String: Any] {
+        result.merge(flatten(nested, prefix: name)) { first, _ in first }
+      } else {
+        result[name] = value
+      }
+    }
+    return result
+  }
+
+  private static func number(from value: Any) -> Double? {
+    // JSONSerialization gives NSNumber for both numbers and booleans; refuse booleans (type code "c").
+    guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+    return number.doubleValue
+  }
+
+  private static func color(from value: Any) -> Color? {
+    if let text = value as? String { return Color(hex: text) }
+    guard let array = value as? [Any], array.count == 3 || array.count == 4 else { return nil }
+    let components = array.compactMap(number(from:))
+    guard components.count == array.count, components.allSatisfy({ (0...1).contains($0) }) else { return nil }
+    return Color(
+      red: components[0], green: components[1], blue: components[2],
+      alpha: components.count == 4 ? components[3] : 1)
+  }
+}

@@ -1,0 +1,91 @@
+import CCairo
+import MapMath
+
+/// A font: a Pango family list, a size in points and a weight.
+struct FontSpec: Hashable {
+  var family: String
+  var size: Double
+  var bold: Bool
+}
+
+/// One line of text set by Pango, ready to measure and draw; cut with an ellipsis past `maxWidth`.
+///
+/// Hinting is off so that a text measures the same at every scale and in every output format: layout is
+/// computed in points before the canvas exists. Owns a Pango layout, used on one thread only.
+final class TextLayout {
+  private let layout: OpaquePointer
+  /// The logical size in points.
+  let size: PixelSize
+  /// Distance from the top to the first baseline, in points.
+  let baseline: Double
+  /// Characters no installed font could draw (they would show as boxes).
+  let unknownGlyphs: Int
+
+  /// Text measured against a Cairo context (any context: the metrics do not depend on it).
+  init(text: String, font: FontSpec, maxWidth: Double?, context: OpaquePointer) {
+    let single = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    layout = pango_cairo_create_layout(context)
+    let pangoContext = pango_layout_get_context(layout)
+    pango_cairo_context_set_font_options(pangoContext, TextLayout.fontOptions)
+    pango_layout_context_changed(layout)
+    let description = pango_font_description_new()
+    pango_font_description_set_family(description, font.family)
+    pango_font_description_set_absolute_size(description, font.size * Double(TextLayout.pangoScale))
+    pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
+    pango_layout_set_font_description(layout, description)
+    pango_font_description_free(description)
+    pango_layout_set_single_paragraph_mode(layout, 1)
+    if let maxWidth {
+      pango_layout_set_width(layout, Int32(maxWidth * Double(TextLayout.pangoScale)))
+      pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+    }
+    pango_layout_set_text(layout, single, -1)
+    var width: Int32 = 0
+    var height: Int32 = 0
+    pango_layout_get_size(layout, &width, &height)
+    size = PixelSize(
+      width: Double(width) / Double(TextLayout.pangoScale),
+      height: Double(height) / Double(TextLayout.pangoScale))
+    baseline = Double(pango_layout_get_baseline(layout)) / Double(TextLayout.pangoScale)
+    unknownGlyphs = Int(pango_layout_get_unknown_glyphs_count(layout))
+  }
+
+  deinit {
+    g_object_unref(UnsafeMutableRawPointer(layout))
+  }
+
+  /// Draws the text with its top-left corner at `origin` (points) in the current source colour.
+  func draw(at origin: PixelPoint, in context: OpaquePointer) {
+    cairo_move_to(context, origin.x, origin.y)
+    pango_cairo_update_layout(context, layout)
+    pango_cairo_show_layout(context, layout)
+  }
+
+  /// Pango's fixed-point unit (PANGO_SCALE; the macro does not import into Swift).
+  static let pangoScale: Int32 = 1024
+
+  /// Hinting off, greyscale antialiasing: identical metrics at every scale. Created once, never changed.
+  nonisolated(unsafe) static let fontOptions: OpaquePointer = {
+    let options = cairo_font_options_create()!
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+    return options
+  }()
+}
+
+/// A Cairo context on a one-pixel surface, for measuring text before any canvas exists. One thread only.
+final class MeasuringContext {
+  let surface: OpaquePointer
+  let context: OpaquePointer
+
+  init() {
+    surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+    context = cairo_create(surface)
+  }
+
+  deinit {
+    cairo_destroy(context)
+    cairo_surface_destroy(surface)
+  }
+}

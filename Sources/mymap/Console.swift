@@ -1,0 +1,22 @@
+import Foundation
+
+/// Standard error and terminal facts. Swift 6 rejects the C `stderr` global, so this uses FileHandle.
+enum Console {
+  static func error(_ message: String) {
+    FileHandle.standardError.write(Data("mymap: error: \(message)\n".utf8))
+  }
+
+  static func warning(_ message: String) {
+    FileHandle.standardError.write(Data("mymap: warning: \(message)\n".utf8))
+  }
+
+  static func note(_ message: String) {
+    FileHandle.standardError.write(Data("mymap: \(message)\n".utf8))
+  }
+
+  static func print(_ text: String) {
+    FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+  }
+
+  static var stderrIsTerminal: Bool { isatty(2) == 1 }
+}

@@ -1,0 +1,169 @@
+import Arguments
+import Foundation
+import MapMath
+import Places
+import Rendering
+import Tiles
+
+/// `mymap render`: places in, a finished map image out.
+enum RenderCommand {
+  static let spec = CommandSpec(
+    "render", abstract: "Draw saved places on a map and write it as PNG, SVG or PDF.",
+    discussion: """
+      The map is fitted to the places (the seed's region rules, the short way across the 180° meridian) \
+      so that every pin and callout is inside the image. Exit codes: 0 done, 2 bad usage, 3 bad input \
+      data (locations, style, tile source), 4 the map could not be completed (tiles missing with \
+      --offline), 1 anything else.
+      """,
+    options: [
+      .value(
+        "out", short: "o", valueName: "PATH", help: "Where to write the map; - writes to standard output.",
+        default: "map.png"),
+      .value(
+        "format", valueName: "FORMAT", help: "png, svg or pdf (default: from the --out extension, else png)."),
+      .value("size", valueName: "WxH", help: "Image size in points.", default: "800x600"),
+      .value("scale", valueName: "N", help: "Pixels per point: 1, 2 or 3.", default: "1"),
+      .value(
+        "locations", short: "l", valueName: "FILE",
+        help: "Places to draw: mymap locations JSON or GeoJSON (- for standard input)."),
+      .value(
+        "category", valueName: "NAME", help: "Only places in this category (repeat for several).",
+        repeatable: true),
+      .value("since", valueName: "DATE", help: "Only places saved on or after this ISO 8601 date."),
+      .value("until", valueName: "DATE", help: "Only places saved on or before this ISO 8601 date."),
+      .value(
+        "user", valueName: "LAT,LON[,ACC]",
+        help: "The user's position (blue dot), with its accuracy in metres."),
+      .value("center", valueName: "LAT,LON", help: "Centre the map here instead of on the places."),
+      .value("zoom", valueName: "Z", help: "Use this zoom (0-22) instead of the fitted one."),
+      .value(
+        "span-meters", valueName: "M", help: "Show M metres around the centre instead of fitting the places."),
+      .value(
+        "tiles", short: "t", valueName: "SOURCE",
+        help: "Basemap tiles: a {z}/{x}/{y}.png folder or an .mbtiles file."),
+      .value(
+        "style", valueName: "NAME|FILE", help: "A style from Styles/ or a style JSON file.",
+        default: "default"),
+      .value(
+        "callouts", valueName: "all|none", help: "Draw a callout for every place, or none.", default: "all"),
+      .value(
+        "padding", valueName: "PT", help: "Space between the drawn overlays and the image edge.",
+        default: "20"),
+      .flag("fractional-zoom", help: "Fit with any zoom, not only whole ones (tiles are resampled)."),
+      .flag(
+        "offline",
+        help: "Fail (exit 4, nothing written) when a tile is missing instead of drawing a placeholder."),
+      .value(
+        "layout-json", valueName: "PATH",
+        help: "Also write where everything was drawn, as JSON (- for standard output)."),
+      .flag("quiet", short: "q", help: "Print nothing but errors."),
+    ])
+
+  static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    let out = arguments.string("out")!
+    let layoutPath = arguments.string("layout-json")
+    if out == "-" && layoutPath == "-" {
+      throw .usage("--out - and --layout-json - cannot both write to standard output")
+    }
+    let quiet = arguments.flag("quiet")
+    let request = try makeRequest(arguments, out: out, quiet: quiet)
+
+    let result: RenderResult
+    do {
+      result = try Snapshotter.render(request)
+    } catch {
+      switch error {
+      case .invalidSize(let reason): throw .usage(reason)
+      case .nothingToShow: throw .usage(error.description)
+      case .incompleteBasemap: throw .incomplete(error.description)
+      case .tileSource(let reason): throw .badInput(reason)
+      case .drawing(let reason): throw .failure(reason)
+      }
+    }
+    try OutputFile.write(result.data, to: out)
+    if let layoutPath { try OutputFile.write(Array(result.layout.json.utf8), to: layoutPath) }
+    if !quiet {
+      for warning in result.warnings { Console.warning(warning) }
+      if out != "-" && Console.stderrIsTerminal {
+        Console.note(
+          "wrote \(out) (\(result.layout.width)×\(result.layout.height) px, \(result.layout.annotations.count) places)"
+        )
+      }
+    }
+  }
+
+  private static func makeRequest(_ arguments: ParsedArguments, out: String, quiet: Bool) throws(CLIError)
+    -> RenderRequest
+  {
+    let places = try loadPlaces(arguments, quiet: quiet)
+    var request = RenderRequest(annotations: places.locations, user: places.user)
+    do {
+      if let user = try arguments.value("user", as: ValueParsers.userPosition) { request.user = user }
+      request.size = try arguments.value("size", as: ValueParsers.size)!
+      request.scale = try arguments.value("scale", as: ValueParsers.scale)!
+      request.format = try outputFormat(arguments, out: out)
+      request.center = try arguments.value("center", as: ValueParsers.coordinate)
+      request.zoom = try arguments.value("zoom", as: ValueParsers.zoom)
+      request.spanMeters = try arguments.value("span-meters", as: ValueParsers.positiveNumber)
+      request.padding = try arguments.value("padding", as: ValueParsers.nonNegativeNumber)!
+      request.showCallouts = try arguments.value("callouts", as: ValueParsers.callouts)!
+    } catch {
+      throw .usage("\(error)")
+    }
+    request.zoomSnapping = arguments.flag("fractional-zoom") ? .fractional : .integer
+    request.requireAllTiles = arguments.flag("offline")
+    request.style = try StyleResolver.resolve(arguments.string("style")!)
+    if let tiles = arguments.string("tiles") ?? request.style.basemap.tiles {
+      do {
+        request.tiles = try openTileSource(at: tiles)
+      } catch {
+        throw .badInput("\(error)")
+      }
+    }
+    return request
+  }
+
+  /// The places of `--locations`, filtered by category and date.
+  private static func loadPlaces(_ arguments: ParsedArguments, quiet: Bool) throws(CLIError) -> LocationSet {
+    guard let path = arguments.string("locations") else {
+      if arguments.isGiven("user") || arguments.isGiven("center") { return LocationSet() }
+      throw .usage("no places to draw: give --locations FILE (or --user / --center for a map without places)")
+    }
+    var places: LocationSet
+    do {
+      places = try LocationsFile.read(path: path)
+    } catch {
+      throw .badInput(error.description)
+    }
+    if !quiet { for warning in places.warnings { Console.warning(warning) } }
+    let since: Date?
+    let until: Date?
+    do {
+      since = try arguments.value("since", as: ValueParsers.date)
+      until = try arguments.value("until", as: ValueParsers.endOfDate)
+    } catch {
+      throw .usage(error.description)
+    }
+    let categories = Set(arguments.strings("category").map { $0.lowercased() })
+    places.locations = places.locations.filter { place in
+      if !categories.isEmpty && !categories.contains(place.category.lowercased()) { return false }
+      // A place without a date is outside any date range.
+      if let since, (place.date ?? .distantPast) < since { return false }
+      if let until, (place.date ?? .distantFuture) > until { return false }
+      return true
+    }
+    return places
+  }
+
+  private static func outputFormat(_ arguments: ParsedArguments, out: String) throws -> OutputFormat {
+    if let format = try arguments.value("format", as: ValueParsers.format) { return format }
+    if out == "-" { return .png }
+    let pathExtension = URL(fileURLWithPath: out).pathExtension
+    guard let format = OutputFormat(pathExtension: pathExtension) else {
+      throw ArgumentError.invalidValue(
+        option: "--out", value: out,
+        reason: "cannot tell the format from the name; end it in .png, .svg or .pdf or give --format")
+    }
+    return format
+  }
+}
