@@ -30,7 +30,7 @@ struct CalloutContent {
 
 /// Which side of the pin a callout sits on.
 enum CalloutSide: Hashable {
-  case above, below
+  case above, below, left, right
 }
 
 /// One way of placing a callout: the bubble and the pointer's tip, in points relative to the place.
@@ -47,6 +47,10 @@ struct CalloutPlacement: Hashable {
       return PixelRect(x: bubble.x, y: bubble.y, width: bubble.width, height: pointerTip.y - bubble.y)
     case .below:
       return PixelRect(x: bubble.x, y: pointerTip.y, width: bubble.width, height: bubble.maxY - pointerTip.y)
+    case .left:
+      return PixelRect(x: bubble.x, y: bubble.y, width: pointerTip.x - bubble.x, height: bubble.height)
+    case .right:
+      return PixelRect(x: pointerTip.x, y: bubble.y, width: bubble.maxX - pointerTip.x, height: bubble.height)
     }
   }
 
@@ -56,8 +60,9 @@ struct CalloutPlacement: Hashable {
       pointerTip: PixelPoint(x: pointerTip.x + dx, y: pointerTip.y + dy), pointerHeight: pointerHeight)
   }
 
-  /// The candidate placements around a pin, preferred first: above and centred, above shifted so the bubble
-  /// stays inside `bounds` (relative to the place), above shifted fully left and right, then the same below.
+  /// The candidate placements around a pin, preferred first: above and centred (as in the app), above
+  /// shifted so the bubble stays inside `bounds` (relative to the place), above shifted left and right in
+  /// quarter steps, then the same below, then beside the head on the right and on the left.
   static func candidates(
     size: PixelSize, pin: PinGeometry, style: CalloutStyle, bounds: PixelRect?
   ) -> [CalloutPlacement] {
@@ -81,11 +86,22 @@ struct CalloutPlacement: Hashable {
         if left < bounds.minX { shifts.append(min(bounds.minX - left, maxShift)) }
         if right > bounds.maxX { shifts.append(max(bounds.maxX - right, -maxShift)) }
       }
-      shifts += [-maxShift, maxShift]
+      // Then step the bubble sideways along the pointer, a quarter of its range at a time.
+      for fraction in [0.25, 0.5, 0.75, 1.0] { shifts += [-fraction * maxShift, fraction * maxShift] }
       var seen: Set<Double> = []
       for shift in shifts where seen.insert(shift).inserted {
         result.append(placement(shift: shift))
       }
+    }
+    let head = pin.headCenter
+    for side in [CalloutSide.right, .left] {
+      let tipX = side == .right ? head.x + pin.headRadius + gap : head.x - pin.headRadius - gap
+      let bubbleX = side == .right ? tipX + style.pointerHeight : tipX - style.pointerHeight - size.width
+      result.append(
+        CalloutPlacement(
+          side: side,
+          bubble: PixelRect(x: bubbleX, y: head.y - size.height / 2, width: size.width, height: size.height),
+          pointerTip: PixelPoint(x: tipX, y: head.y), pointerHeight: style.pointerHeight))
     }
     return result
   }

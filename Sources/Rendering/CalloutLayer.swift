@@ -35,28 +35,38 @@ struct CalloutLayer {
       on: canvas)
   }
 
-  /// The bubble and its pointer as one path; `grow` widens it (for the shadow).
+  /// The bubble and its pointer as one path, clockwise from the top-left corner; `grow` widens it (for the
+  /// shadow). The pointer sits on the edge that faces the pin.
   private func addOutline(_ placement: CalloutPlacement, grow: Double, to cr: OpaquePointer) {
     let b = placement.bubble.insetBy(dx: -grow, dy: -grow)
     let r = min(style.cornerRadius + grow, b.width / 2, b.height / 2)
-    let tipX = placement.pointerTip.x
-    let tipY = placement.pointerTip.y + (placement.side == .above ? grow : -grow)
+    let tip = placement.pointerTip
     let half = style.pointerWidth / 2 + grow
     cairo_new_sub_path(cr)
     cairo_move_to(cr, b.minX + r, b.minY)
     if placement.side == .below {
-      cairo_line_to(cr, tipX - half, b.minY)
-      cairo_line_to(cr, tipX, tipY)
-      cairo_line_to(cr, tipX + half, b.minY)
+      cairo_line_to(cr, tip.x - half, b.minY)
+      cairo_line_to(cr, tip.x, tip.y - grow)
+      cairo_line_to(cr, tip.x + half, b.minY)
     }
     cairo_arc(cr, b.maxX - r, b.minY + r, r, -.pi / 2, 0)
+    if placement.side == .left {
+      cairo_line_to(cr, b.maxX, tip.y - half)
+      cairo_line_to(cr, tip.x + grow, tip.y)
+      cairo_line_to(cr, b.maxX, tip.y + half)
+    }
     cairo_arc(cr, b.maxX - r, b.maxY - r, r, 0, .pi / 2)
     if placement.side == .above {
-      cairo_line_to(cr, tipX + half, b.maxY)
-      cairo_line_to(cr, tipX, tipY)
-      cairo_line_to(cr, tipX - half, b.maxY)
+      cairo_line_to(cr, tip.x + half, b.maxY)
+      cairo_line_to(cr, tip.x, tip.y + grow)
+      cairo_line_to(cr, tip.x - half, b.maxY)
     }
     cairo_arc(cr, b.minX + r, b.maxY - r, r, .pi / 2, .pi)
+    if placement.side == .right {
+      cairo_line_to(cr, b.minX, tip.y + half)
+      cairo_line_to(cr, tip.x - grow, tip.y)
+      cairo_line_to(cr, b.minX, tip.y - half)
+    }
     cairo_arc(cr, b.minX + r, b.minY + r, r, .pi, 3 * .pi / 2)
     cairo_close_path(cr)
   }
