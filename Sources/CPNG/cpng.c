@@ -134,6 +134,10 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
   png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_compression_level(png, compression_level);
+  // One fixed filter instead of libpng's adaptive choice: "up" encodes 2-3x faster, and on maps (flat
+  // areas, and smooth gradients where tiles are enlarged) its files are within 10 % of adaptive ones or
+  // smaller (measured on the example and benchmark maps at zlib level 3).
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
   png_write_info(png, info);
   for (uint32_t y = 0; y < height; y++) {
     const uint32_t *source = (const uint32_t *)(pixels + (size_t)y * stride);

@@ -96,7 +96,7 @@ public enum PNGCodec {
   /// alpha channel is left out. The same pixels always give the same bytes.
   public static func encodeARGB32(
     _ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, opaque: Bool,
-    compressionLevel: Int = 6
+    compressionLevel: Int = 3
   ) throws -> Data {
     var output: UnsafeMutablePointer<UInt8>?
     var outputSize = 0
@@ -113,7 +113,7 @@ public enum PNGCodec {
   }
 
   /// Encodes straight RGBA pixels as PNG (for diff images and tests).
-  public static func encode(_ image: RasterImage, compressionLevel: Int = 6) throws -> Data {
+  public static func encode(_ image: RasterImage, compressionLevel: Int = 3) throws -> Data {
     // Convert to premultiplied ARGB32 so one encoder serves both paths.
     var argb = [UInt32](repeating: 0, count: image.width * image.height)
     for index in 0..<argb.count {
