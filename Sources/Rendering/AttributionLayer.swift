@@ -28,10 +28,10 @@ struct AttributionLayer {
   }
 
   func draw(on canvas: Canvas) {
-    canvas.addRoundedRect(plate, radius: 3)
-    canvas.setColor(style.background)
+    canvas.drawing.addRoundedRect(plate, radius: 3)
+    canvas.drawing.setColor(style.background)
     cairo_fill(canvas.context)
-    canvas.setColor(style.textColor)
+    canvas.drawing.setColor(style.textColor)
     text.draw(
       at: PixelPoint(
         x: plate.minX + AttributionLayer.horizontalPadding, y: plate.minY + AttributionLayer.verticalPadding),

@@ -8,11 +8,11 @@ struct CalloutLayer {
 
   func draw(_ content: CalloutContent, at placement: CalloutPlacement, on canvas: Canvas) {
     let cr = canvas.context
-    canvas.softShadow(steps: 4, spread: 3, opacity: style.shadowOpacity) { spread in
+    canvas.drawing.softShadow(steps: 4, spread: 3, opacity: style.shadowOpacity) { spread in
       addOutline(placement.offsetBy(dx: 0, dy: 1.5), grow: spread, to: cr)
     }
     addOutline(placement, grow: 0, to: cr)
-    canvas.setColor(style.background)
+    canvas.drawing.setColor(style.background)
     cairo_fill_preserve(cr)
     cairo_set_source_rgba(cr, 0, 0, 0, 0.12)
     cairo_set_line_width(cr, 0.6)
@@ -23,10 +23,10 @@ struct CalloutLayer {
       content.title.size.height + (content.subtitle.map { CalloutContent.lineGap + $0.size.height } ?? 0)
     let textTop = bubble.midY - textHeight / 2
     let textLeft = bubble.minX + style.horizontalPadding
-    canvas.setColor(style.titleColor)
+    canvas.drawing.setColor(style.titleColor)
     content.title.draw(at: PixelPoint(x: textLeft, y: textTop), in: cr)
     if let subtitle = content.subtitle {
-      canvas.setColor(style.subtitleColor)
+      canvas.drawing.setColor(style.subtitleColor)
       subtitle.draw(
         at: PixelPoint(x: textLeft, y: textTop + content.title.size.height + CalloutContent.lineGap), in: cr)
     }
@@ -75,7 +75,7 @@ struct CalloutLayer {
   private func drawDisclosure(center: PixelPoint, on canvas: Canvas) {
     let cr = canvas.context
     let d = style.disclosureSize
-    canvas.setColor(style.disclosureColor)
+    canvas.drawing.setColor(style.disclosureColor)
     cairo_set_line_width(cr, max(d * 0.075, 1))
     cairo_new_sub_path(cr)
     cairo_arc(cr, center.x, center.y, d / 2 - d * 0.05, 0, 2 * .pi)

@@ -29,6 +29,8 @@ final class Canvas {
   let scale: Double
   let surface: OpaquePointer
   let context: OpaquePointer
+  /// The shared drawing helpers over `context`.
+  let drawing: DrawingContext
   private let sink: ByteSink
 
   init(format: OutputFormat, pixelWidth: Int, pixelHeight: Int, scale: Double) throws {
@@ -62,6 +64,7 @@ final class Canvas {
     }
     surface = created
     context = cairo_create(created)
+    drawing = DrawingContext(cr: context)
     cairo_scale(context, scale, scale)
   }
 
@@ -103,44 +106,6 @@ final class Canvas {
       for column in 0..<pixelWidth where line[column] >> 24 != 0xFF { return false }
     }
     return true
-  }
-
-  // MARK: - Drawing helpers shared by the layers
-
-  func setColor(_ color: Color) {
-    cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
-  }
-
-  func setColor(_ color: Color, alpha: Double) {
-    cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha * alpha)
-  }
-
-  /// Adds a rounded rectangle to the current path.
-  func addRoundedRect(_ rect: PixelRect, radius: Double) {
-    let r = min(radius, rect.width / 2, rect.height / 2)
-    cairo_new_sub_path(context)
-    cairo_arc(context, rect.maxX - r, rect.minY + r, r, -.pi / 2, 0)
-    cairo_arc(context, rect.maxX - r, rect.maxY - r, r, 0, .pi / 2)
-    cairo_arc(context, rect.minX + r, rect.maxY - r, r, .pi / 2, .pi)
-    cairo_arc(context, rect.minX + r, rect.minY + r, r, .pi, 3 * .pi / 2)
-    cairo_close_path(context)
-  }
-
-  func fillRect(_ rect: PixelRect, color: Color) {
-    setColor(color)
-    cairo_rectangle(context, rect.x, rect.y, rect.width, rect.height)
-    cairo_fill(context)
-  }
-
-  /// A soft shadow without blur support: concentric translucent copies of a shape, widest first.
-  func softShadow(steps: Int, spread: Double, opacity: Double, shape: (Double) -> Void) {
-    guard steps > 0, opacity > 0 else { return }
-    let stepOpacity = opacity / Double(steps)
-    for step in stride(from: steps, through: 1, by: -1) {
-      shape(spread * Double(step) / Double(steps))
-      cairo_set_source_rgba(context, 0, 0, 0, stepOpacity)
-      cairo_fill(context)
-    }
   }
 }
 

@@ -18,20 +18,20 @@ struct UserDotLayer {
     if let accuracyRadius, accuracyRadius > style.radius + style.ringWidth {
       cairo_new_sub_path(cr)
       cairo_arc(cr, point.x, point.y, accuracyRadius, 0, 2 * .pi)
-      canvas.setColor(style.color, alpha: style.accuracyFillOpacity)
+      canvas.drawing.setColor(style.color, alpha: style.accuracyFillOpacity)
       cairo_fill_preserve(cr)
-      canvas.setColor(style.color, alpha: style.accuracyStrokeOpacity)
+      canvas.drawing.setColor(style.color, alpha: style.accuracyStrokeOpacity)
       cairo_set_line_width(cr, 1)
       cairo_stroke(cr)
     }
     let outer = style.radius + style.ringWidth
-    canvas.softShadow(steps: 4, spread: 2, opacity: style.shadowOpacity) { spread in
+    canvas.drawing.softShadow(steps: 4, spread: 2, opacity: style.shadowOpacity) { spread in
       cairo_new_sub_path(cr)
       cairo_arc(cr, point.x, point.y + 1, outer + spread - 0.5, 0, 2 * .pi)
     }
     cairo_new_sub_path(cr)
     cairo_arc(cr, point.x, point.y, outer, 0, 2 * .pi)
-    canvas.setColor(style.ringColor)
+    canvas.drawing.setColor(style.ringColor)
     cairo_fill(cr)
     cairo_new_sub_path(cr)
     cairo_arc(cr, point.x, point.y, style.radius, 0, 2 * .pi)
