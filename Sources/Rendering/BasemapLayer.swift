@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import MapMath
 import Tiles
 
@@ -20,6 +21,7 @@ struct BasemapLayer {
       CAIRO_FORMAT_ARGB32, Int32(columns * tileSize), Int32(rows * tileSize))!
     defer { cairo_surface_destroy(mosaic) }
     fill(mosaic, placements: placements)
+    if canvas.format == .svg { attachPNG(to: mosaic) }
 
     // Where the mosaic's top-left corner lands, and how large a tile pixel is, in image pixels.
     let origin = camera.pixelRect(for: first)
@@ -40,6 +42,24 @@ struct BasemapLayer {
     cairo_rectangle(cr, 0, 0, Double(columns * tileSize), Double(rows * tileSize))
     cairo_fill(cr)
     cairo_restore(cr)
+  }
+
+  /// Hands Cairo's SVG writer the mosaic already encoded by libpng: its own PNG writer is several times
+  /// slower. Without it (e.g. out of memory) Cairo simply encodes the pixels itself.
+  private func attachPNG(to mosaic: OpaquePointer) {
+    cairo_surface_flush(mosaic)
+    guard let pixels = cairo_image_surface_get_data(mosaic),
+      let png = try? PNGCodec.encodeARGB32(
+        UnsafeRawPointer(pixels), width: Int(cairo_image_surface_get_width(mosaic)),
+        height: Int(cairo_image_surface_get_height(mosaic)),
+        stride: Int(cairo_image_surface_get_stride(mosaic)),
+        opaque: false),
+      let copy = malloc(png.count)
+    else { return }
+    png.copyBytes(to: copy.assumingMemoryBound(to: UInt8.self), count: png.count)
+    let status = cairo_surface_set_mime_data(
+      mosaic, CAIRO_MIME_TYPE_PNG, copy.assumingMemoryBound(to: UInt8.self), UInt(png.count), free, copy)
+    if status != CAIRO_STATUS_SUCCESS { free(copy) }
   }
 
   /// Copies each tile's pixels into place (premultiplying them) and draws placeholders for missing ones.

@@ -6,38 +6,48 @@ import Foundation
 enum SVGIdentifiers {
   private static let prefixes = [
     "surface", "image", "pattern", "clip", "mask", "linear", "radial", "glyph", "source",
-  ]
+  ].map { Array($0.utf8) }
 
+  /// Rewrites the number in every `id="prefixN…"` and `#prefixN…` (references, `url(#…)`). Works on bytes:
+  /// the document carries megabytes of embedded tile images.
   static func renumber(_ data: Data) -> Data {
-    guard var text = String(data: data, encoding: .utf8) else { return data }
-    for prefix in prefixes {
-      text = renumber(text, prefix: prefix)
+    let bytes = [UInt8](data)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    var numbering = Array(repeating: [ArraySlice<UInt8>: Int](), count: prefixes.count)
+    let idMarker = Array("id=\"".utf8)
+    var index = 0
+    while index < bytes.count {
+      var nameStart: Int?
+      if bytes[index] == UInt8(ascii: "#") {
+        nameStart = index + 1
+      } else if bytes[index] == UInt8(ascii: "i"), bytes[index...].starts(with: idMarker) {
+        nameStart = index + idMarker.count
+      }
+      if let nameStart, let (which, digitsStart) = prefix(in: bytes, at: nameStart) {
+        var digitsEnd = digitsStart
+        while digitsEnd < bytes.count, (48...57).contains(bytes[digitsEnd]) { digitsEnd += 1 }
+        if digitsEnd > digitsStart {
+          let number = bytes[digitsStart..<digitsEnd]
+          let renumbered = numbering[which][number] ?? numbering[which].count
+          numbering[which][number] = renumbered
+          output.append(contentsOf: bytes[index..<digitsStart])
+          output.append(contentsOf: String(renumbered).utf8)
+          index = digitsEnd
+          continue
+        }
+      }
+      output.append(bytes[index])
+      index += 1
     }
-    return Data(text.utf8)
+    return Data(output)
   }
 
-  /// Rewrites every `id="prefixN…"`, `#prefixN…` reference and `url(#prefixN…)` with a new N.
-  private static func renumber(_ text: String, prefix: String) -> String {
-    let pattern = "(id=\"|#)\(prefix)([0-9]+)"
-    guard let expression = try? NSRegularExpression(pattern: pattern) else { return text }
-    let source = text as NSString
-    var mapping: [String: Int] = [:]
-    var result = ""
-    var cursor = 0
-    for match in expression.matches(in: text, range: NSRange(location: 0, length: source.length)) {
-      let number = source.substring(with: match.range(at: 2))
-      let renumbered: Int
-      if let known = mapping[number] {
-        renumbered = known
-      } else {
-        renumbered = mapping.count
-        mapping[number] = renumbered
-      }
-      result += source.substring(with: NSRange(location: cursor, length: match.range.location - cursor))
-      result += source.substring(with: match.range(at: 1)) + prefix + String(renumbered)
-      cursor = match.range.location + match.range.length
+  /// Which known prefix starts at `start`, and where its digits begin.
+  private static func prefix(in bytes: [UInt8], at start: Int) -> (Int, Int)? {
+    for (which, prefix) in prefixes.enumerated() where bytes[start...].starts(with: prefix) {
+      return (which, start + prefix.count)
     }
-    result += source.substring(from: cursor)
-    return result
+    return nil
   }
 }
