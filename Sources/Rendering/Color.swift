@@ -16,7 +16,8 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
   public init?(hex: String) {
     guard hex.hasPrefix("#") else { return nil }
     let digits = Array(hex.dropFirst())
-    guard digits.count == 6 || digits.count == 8 else { return nil }
+    // Hex digits only: `UInt8(_:radix:)` alone would also take a sign ("#+1+2+3").
+    guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit) else { return nil }
     var components: [Double] = []
     for index in stride(from: 0, to: digits.count, by: 2) {
       guard let value = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }

@@ -56,7 +56,7 @@ public enum Snapshotter {
     } catch {
       throw RenderError.drawing("\(error)")
     }
-    canvas.fillRect(
+    canvas.drawing.fillRect(
       PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height),
       color: request.style.basemap.background)
     basemap.layer?.draw(on: canvas, camera: camera)
@@ -97,8 +97,8 @@ public enum Snapshotter {
 
   private static func validate(_ request: RenderRequest) throws(RenderError) {
     let size = request.size
-    guard size.width >= 1, size.height >= 1, size.width == size.width.rounded(),
-      size.height == size.height.rounded()
+    guard size.width >= 1, size.height >= 1, size.width.isFinite, size.height.isFinite,
+      size.width == size.width.rounded(), size.height == size.height.rounded()
     else {
       throw RenderError.invalidSize(
         "image size must be whole numbers of at least 1×1 (got \(size.width)×\(size.height))")
@@ -110,7 +110,9 @@ public enum Snapshotter {
     let pixelHeight = (size.height * request.scale).rounded()
     guard pixelWidth * pixelHeight <= Double(maximumPixels) else {
       throw RenderError.invalidSize(
-        "a \(Int(pixelWidth))×\(Int(pixelHeight)) image is over the limit of 100 megapixels")
+        // %.0f, not Int(_:), which traps on sizes past Int.max.
+        "a \(String(format: "%.0f", pixelWidth))×\(String(format: "%.0f", pixelHeight)) image is over the limit"
+          + " of 100 megapixels")
     }
   }
 
@@ -133,24 +135,35 @@ public enum Snapshotter {
     }
     let userExtent = request.user.map { [OverlayExtent(anchor: $0.coordinate, rect: userLayer.extent)] } ?? []
     let overlayCount = request.spanMeters == nil ? overlays.annotations.count : 0
-    func fit(withCallouts: Set<Int>?) -> Camera {
+    func fit(withCallouts: Set<Int>?, snapping: ZoomSnapping = request.zoomSnapping) -> Camera {
       Camera.fitting(
         region: region, size: request.size, scale: request.scale,
         overlays: request.spanMeters == nil ? overlays.extents(withCallouts: withCallouts) + userExtent : [],
-        padding: request.padding, snapping: request.zoomSnapping, zoomLimits: limits, center: request.center,
+        padding: request.padding, snapping: snapping, zoomLimits: limits, center: request.center,
         zoom: request.zoom)
     }
-    var camera = fit(withCallouts: nil)
-    guard request.zoom == nil, overlayCount > 0 else { return camera }
-    var kept = Set(0..<overlayCount)
-    for _ in 0..<3 {
-      let (_, dropped) = overlays.place(on: camera, obstacles: [])
-      let stillKept = kept.subtracting(dropped)
-      if stillKept == kept { break }
-      kept = stillKept
-      camera = fit(withCallouts: kept)
+    let first = fit(withCallouts: nil)
+    guard request.zoom == nil, overlayCount > 0 else { return first }
+    func refit(_ start: Camera, snapping: ZoomSnapping) -> (camera: Camera, kept: Set<Int>) {
+      var camera = start
+      var kept = Set(0..<overlayCount)
+      for _ in 0..<3 {
+        let (_, dropped) = overlays.place(on: camera, obstacles: [])
+        let stillKept = kept.subtracting(dropped)
+        if stillKept == kept { break }
+        kept = stillKept
+        camera = fit(withCallouts: kept, snapping: snapping)
+      }
+      return (camera, kept)
     }
-    return camera
+    let refitted = refit(first, snapping: request.zoomSnapping)
+    guard request.zoomSnapping == .fractional else { return refitted.camera }
+    // Which callouts fit depends on the zoom: the fractional rounds can keep a wide callout that whole zooms
+    // drop, and end farther out than whole zooms would. The tightest fit is never looser than that.
+    let whole = refit(fit(withCallouts: nil, snapping: .integer), snapping: .integer)
+    guard whole.camera.zoom > refitted.camera.zoom else { return refitted.camera }
+    let tighter = fit(withCallouts: whole.kept)
+    return tighter.zoom >= whole.camera.zoom ? tighter : whole.camera
   }
 
   private struct Basemap {
@@ -173,6 +186,15 @@ public enum Snapshotter {
         "this map would need \(tiles.count) tiles at zoom \(tileZoom) from \(source) (its zooms are"
           + " \(source.zoomRange.lowerBound)–\(source.zoomRange.upperBound)); zoom in or use another tile source"
       )
+    }
+    // BasemapLayer lays the tiles on one Cairo image, and Cairo images are at most 32767 pixels a side (a PNG
+    // canvas has the same limit; SVG and PDF canvases do not).
+    let mosaicWidth = range.columns.count * source.tileSize
+    let mosaicHeight = range.rows.count * source.tileSize
+    guard mosaicWidth <= 32_767, mosaicHeight <= 32_767 else {
+      throw RenderError.drawing(
+        "the basemap would be \(mosaicWidth)×\(mosaicHeight) tile pixels at zoom \(tileZoom), over the limit of"
+          + " 32767 a side; make the image smaller")
     }
     let loaded: LoadedTiles
     do {
