@@ -1,13 +1,19 @@
 import Foundation
 
-/// Writes command output so that a reader never sees half a file: the bytes go to a temporary file in the
-/// same folder, which is flushed to disk and then renamed over the target. `-` means standard output.
-enum OutputFile {
-  static func write(_ bytes: [UInt8], to path: String) throws(CLIError) {
-    if path == "-" {
-      FileHandle.standardOutput.write(Data(bytes))
-      return
-    }
+/// Command output written so that a reader never sees half a file: the bytes go to a temporary file in the
+/// same folder, flushed to disk, then renamed over the target. `-` means standard output.
+///
+/// Staging first and committing later lets a command that writes two files (a map and its layout) write
+/// neither when one of them cannot be written.
+struct OutputFile {
+  let path: String
+  private let bytes: [UInt8]
+  /// The written temporary file; nil for standard output.
+  private let temporary: String?
+
+  /// Writes the bytes to a temporary file beside `path` (for `-`, keeps them for standard output).
+  static func stage(_ bytes: [UInt8], to path: String) throws(CLIError) -> OutputFile {
+    guard path != "-" else { return OutputFile(path: path, bytes: bytes, temporary: nil) }
     let target = URL(fileURLWithPath: path)
     let folder = target.deletingLastPathComponent().path
     var isDirectory: ObjCBool = false
@@ -36,11 +42,34 @@ enum OutputFile {
     ok = ok && fchmod(descriptor, 0o666 & ~mask) == 0 && fsync(descriptor) == 0
     let reason = ok ? "" : systemError()
     close(descriptor)
-    guard ok, rename(temporary, path) == 0 else {
-      let failure = ok ? systemError() : reason
+    guard ok else {
       unlink(temporary)
-      throw .failure("cannot write \(path): \(failure)")
+      throw .failure("cannot write \(path): \(reason)")
     }
+    return OutputFile(path: path, bytes: [], temporary: temporary)
+  }
+
+  /// Renames the temporary file over the target (or writes the bytes to standard output).
+  func commit() throws(CLIError) {
+    guard let temporary else {
+      FileHandle.standardOutput.write(Data(bytes))
+      return
+    }
+    guard rename(temporary, path) == 0 else {
+      let reason = OutputFile.systemError()
+      unlink(temporary)
+      throw .failure("cannot write \(path): \(reason)")
+    }
+  }
+
+  /// Removes the temporary file without touching the target.
+  func discard() {
+    if let temporary { unlink(temporary) }
+  }
+
+  /// Stages and commits in one step.
+  static func write(_ bytes: [UInt8], to path: String) throws(CLIError) {
+    try stage(bytes, to: path).commit()
   }
 
   private static func systemError() -> String {

@@ -80,8 +80,21 @@ enum RenderCommand {
       case .drawing(let reason): throw .failure(reason)
       }
     }
-    try OutputFile.write(result.data, to: out)
-    if let layoutPath { try OutputFile.write(Array(result.layout.json.utf8), to: layoutPath) }
+    // Stage both files before replacing either, so that a failing --layout-json leaves the old map alone.
+    let map = try OutputFile.stage(result.data, to: out)
+    if let layoutPath {
+      let layout: OutputFile
+      do {
+        layout = try OutputFile.stage(Array(result.layout.json.utf8), to: layoutPath)
+      } catch {
+        map.discard()
+        throw error
+      }
+      try map.commit()
+      try layout.commit()
+    } else {
+      try map.commit()
+    }
     if !quiet {
       for warning in result.warnings { Console.warning(warning) }
       if out != "-" && Console.stderrIsTerminal {
@@ -92,13 +105,16 @@ enum RenderCommand {
     }
   }
 
+  /// Reads every option first (so a bad value is a usage error whatever else is wrong), then the style,
+  /// the tile source and the places.
   private static func makeRequest(_ arguments: ParsedArguments, out: String, quiet: Bool) throws(CLIError)
     -> RenderRequest
   {
-    let places = try loadPlaces(arguments, quiet: quiet)
-    var request = RenderRequest(annotations: places.locations, user: places.user)
+    var request = RenderRequest(annotations: [])
+    let user: UserPosition?
+    let filter: PlaceFilter
     do {
-      if let user = try arguments.value("user", as: ValueParsers.userPosition) { request.user = user }
+      user = try arguments.value("user", as: ValueParsers.userPosition)
       request.size = try arguments.value("size", as: ValueParsers.size)!
       request.scale = try arguments.value("scale", as: ValueParsers.scale)!
       request.format = try outputFormat(arguments, out: out)
@@ -107,6 +123,10 @@ enum RenderCommand {
       request.spanMeters = try arguments.value("span-meters", as: ValueParsers.positiveNumber)
       request.padding = try arguments.value("padding", as: ValueParsers.nonNegativeNumber)!
       request.showCallouts = try arguments.value("callouts", as: ValueParsers.callouts)!
+      filter = PlaceFilter(
+        categories: Set(arguments.strings("category").map { $0.lowercased() }),
+        since: try arguments.value("since", as: ValueParsers.date),
+        until: try arguments.value("until", as: ValueParsers.endOfDate))
     } catch {
       throw .usage("\(error)")
     }
@@ -114,17 +134,42 @@ enum RenderCommand {
     request.requireAllTiles = arguments.flag("offline")
     request.style = try StyleResolver.resolve(arguments.string("style")!)
     if let tiles = arguments.string("tiles") ?? request.style.basemap.tiles {
+      if tiles == "builtin" {
+        throw .usage(
+          "this version of mymap has no built-in basemap yet; give a tile folder or an .mbtiles file")
+      }
       do {
         request.tiles = try openTileSource(at: tiles)
       } catch {
         throw .badInput("\(error)")
       }
     }
+    let places = try loadPlaces(arguments, filter: filter, quiet: quiet)
+    request.annotations = places.locations
+    request.user = user ?? places.user
     return request
   }
 
-  /// The places of `--locations`, filtered by category and date.
-  private static func loadPlaces(_ arguments: ParsedArguments, quiet: Bool) throws(CLIError) -> LocationSet {
+  /// Which places of the file to draw.
+  private struct PlaceFilter {
+    let categories: Set<String>
+    let since: Date?
+    let until: Date?
+
+    func includes(_ place: Location) -> Bool {
+      if !categories.isEmpty && !categories.contains(place.category.lowercased()) { return false }
+      // A place without a date is outside any date range.
+      if let since, (place.date ?? .distantPast) < since { return false }
+      if let until, (place.date ?? .distantFuture) > until { return false }
+      return true
+    }
+  }
+
+  /// The places of `--locations`, filtered.
+  private static func loadPlaces(_ arguments: ParsedArguments, filter: PlaceFilter, quiet: Bool)
+    throws(CLIError)
+    -> LocationSet
+  {
     guard let path = arguments.string("locations") else {
       if arguments.isGiven("user") || arguments.isGiven("center") { return LocationSet() }
       throw .usage("no places to draw: give --locations FILE (or --user / --center for a map without places)")
@@ -136,22 +181,7 @@ enum RenderCommand {
       throw .badInput(error.description)
     }
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
-    let since: Date?
-    let until: Date?
-    do {
-      since = try arguments.value("since", as: ValueParsers.date)
-      until = try arguments.value("until", as: ValueParsers.endOfDate)
-    } catch {
-      throw .usage(error.description)
-    }
-    let categories = Set(arguments.strings("category").map { $0.lowercased() })
-    places.locations = places.locations.filter { place in
-      if !categories.isEmpty && !categories.contains(place.category.lowercased()) { return false }
-      // A place without a date is outside any date range.
-      if let since, (place.date ?? .distantPast) < since { return false }
-      if let until, (place.date ?? .distantFuture) > until { return false }
-      return true
-    }
+    places.locations = places.locations.filter(filter.includes)
     return places
   }
 
