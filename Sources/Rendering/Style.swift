@@ -5,7 +5,7 @@
 public struct Style: Hashable, Sendable {
   public var name = "default"
   /// Pango font family list; named explicitly so that fontconfig's choice (and the goldens) do not drift.
-  public var fontFamily = "DejaVu Sans, Droid Sans Fallback"
+  public var fontFamily = "DejaVu Sans, Noto Sans CJK JP"
   public var pin = PinStyle()
   public var callout = CalloutStyle()
   public var userDot = UserDotStyle()

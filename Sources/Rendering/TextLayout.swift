@@ -20,6 +20,8 @@ final class TextLayout {
   let baseline: Double
   /// Characters no installed font could draw (they would show as boxes).
   let unknownGlyphs: Int
+  /// From the layout's origin to the top-left of its logical extents (non-zero for right-aligned text).
+  private let offset: PixelPoint
 
   /// Text measured against a Cairo context (any context: the metrics do not depend on it).
   init(text: String, font: FontSpec, maxWidth: Double?, context: OpaquePointer) {
@@ -35,19 +37,25 @@ final class TextLayout {
     pango_layout_set_font_description(layout, description)
     pango_font_description_free(description)
     pango_layout_set_single_paragraph_mode(layout, 1)
-    if let maxWidth {
-      pango_layout_set_width(layout, Int32(maxWidth * Double(TextLayout.pangoScale)))
+    pango_layout_set_text(layout, single, -1)
+    let scale = Double(TextLayout.pangoScale)
+    // Only a text that is too long gets a width: a set width also aligns right-to-left text to its right
+    // edge, which would move a short Arabic or Hebrew title away from its bubble's left padding.
+    if let maxWidth, Double(TextLayout.logicalRect(layout).width) / scale > maxWidth {
+      pango_layout_set_width(layout, Int32(maxWidth * scale))
       pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
     }
-    pango_layout_set_text(layout, single, -1)
-    var width: Int32 = 0
-    var height: Int32 = 0
-    pango_layout_get_size(layout, &width, &height)
-    size = PixelSize(
-      width: Double(width) / Double(TextLayout.pangoScale),
-      height: Double(height) / Double(TextLayout.pangoScale))
-    baseline = Double(pango_layout_get_baseline(layout)) / Double(TextLayout.pangoScale)
+    let logical = TextLayout.logicalRect(layout)
+    offset = PixelPoint(x: -Double(logical.x) / scale, y: -Double(logical.y) / scale)
+    size = PixelSize(width: Double(logical.width) / scale, height: Double(logical.height) / scale)
+    baseline = Double(pango_layout_get_baseline(layout)) / scale
     unknownGlyphs = Int(pango_layout_get_unknown_glyphs_count(layout))
+  }
+
+  private static func logicalRect(_ layout: OpaquePointer) -> PangoRectangle {
+    var logical = PangoRectangle()
+    pango_layout_get_extents(layout, nil, &logical)
+    return logical
   }
 
   deinit {
@@ -56,7 +64,7 @@ final class TextLayout {
 
   /// Draws the text with its top-left corner at `origin` (points) in the current source colour.
   func draw(at origin: PixelPoint, in context: OpaquePointer) {
-    cairo_move_to(context, origin.x, origin.y)
+    cairo_move_to(context, origin.x + offset.x, origin.y + offset.y)
     pango_cairo_update_layout(context, layout)
     pango_cairo_show_layout(context, layout)
   }

@@ -140,6 +140,21 @@ final class GoldenMapTests: XCTestCase {
     GoldenImage.assertMatches(Data(result.data), named: "missing-tiles")
   }
 
+  func testTitlesInNonLatinScriptsRenderWithTheInstalledFonts() throws {
+    let places = [
+      place("tokyo", 35.6586, 139.7454, "東京タワー", "Landmark"),
+      place("seoul", 37.5512, 126.9882, "N서울타워", "Landmark"),
+      place("cairo", 30.0444, 31.2357, "القاهرة", "Park"),
+      place("moscow", 55.7520, 37.6175, "Красная площадь", "Historic Building"),
+      place("athens", 37.9715, 23.7257, "Ακρόπολη", "Historic Building"),
+      place("jerusalem", 31.7767, 35.2345, "ירושלים", "Historic Building"),
+    ]
+    let result = try render(places, size: PixelSize(width: 720, height: 420))
+    XCTAssertFalse(
+      result.warnings.contains { $0.contains("no font") }, "missing glyphs: \(result.warnings)")
+    GoldenImage.assertMatches(Data(result.data), named: "non-latin-scripts")
+  }
+
   func testSVGKeepsOverlaysAsVectorsAndEmbedsTheTiles() throws {
     let places = [
       place("london", 51.51227, -0.12398, "Apple Covent Garden", "Apple Store"),
