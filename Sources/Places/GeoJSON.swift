@@ -1,3 +1,5 @@
+import JSON
+
 /// GeoJSON (RFC 7946) read as places: each Point feature is one place; other features are skipped.
 ///
 /// Properties: `description`, else `name`, else `title` (the first non-empty one); `category`; `date`;

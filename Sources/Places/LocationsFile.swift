@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Reading and writing locations files: mymap's own JSON and GeoJSON, chosen by content (or by the
 /// caller), with errors that say where a file is wrong.

@@ -1,3 +1,5 @@
+import JSON
+
 /// The locations file formats mymap reads.
 public enum LocationsFormat: String, Sendable, CaseIterable {
   /// mymap's own exchange format (DESIGN.md §4).

@@ -1,3 +1,4 @@
+import JSON
 import MapMath
 
 /// mymap's own exchange format (DESIGN.md §4): an object with an optional `user` and a `locations` array.

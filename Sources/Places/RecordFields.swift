@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A problem with one record, without the file and record name (the decoders add them).
 struct RecordProblem: Error {

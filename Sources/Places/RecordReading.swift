@@ -1,3 +1,5 @@
+import JSON
+
 /// One record read from a file: the place, and whether its id came from the file.
 struct ReadRecord {
   var location: Location

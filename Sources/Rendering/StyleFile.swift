@@ -1,9 +1,12 @@
 import Foundation
+import JSON
 
 /// Why a style file could not be used.
 public enum StyleError: Error, Equatable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   case malformed(path: String, reason: String)
+  /// Not valid JSON; `line` and `column` count from 1.
+  case syntax(path: String, line: Int, column: Int, message: String)
   case unknownField(path: String, field: String)
   case badValue(path: String, field: String, expected: String)
   case notFound(name: String, searched: [String])
@@ -12,6 +15,8 @@ public enum StyleError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .unreadable(let path, let reason): return "cannot read style \(path): \(reason)"
     case .malformed(let path, let reason): return "style \(path) is not valid JSON: \(reason)"
+    case .syntax(let path, let line, let column, let message):
+      return "style \(path):\(line):\(column): \(message)"
     case .unknownField(let path, let field): return "style \(path): unknown field \"\(field)\""
     case .badValue(let path, let field, let expected):
       return "style \(path): field \"\(field)\" must be \(expected)"
@@ -84,25 +89,25 @@ extension Style {
   /// A style from JSON text; `path` only names it in errors.
   public init(json data: Data, path: String = "<style>") throws {
     self.init()
-    let root: Any
+    let root: JSONValue
     do {
-      root = try JSONSerialization.jsonObject(with: data)
+      root = try JSONParser.parse(data)
     } catch {
-      throw StyleError.malformed(path: path, reason: "\((error as NSError).localizedDescription)")
+      throw StyleError.syntax(path: path, line: error.line, column: error.column, message: error.message)
     }
-    guard let object = root as? [String: Any] else {
+    guard case .object = root else {
       throw StyleError.malformed(path: path, reason: "the top level must be an object")
     }
-    for (field, value) in Style.flatten(object, prefix: "").sorted(by: { $0.key < $1.key }) {
+    for (field, value) in Style.flatten(root, prefix: "").sorted(by: { $0.name < $1.name }) {
       try apply(field: field, value: value, path: path)
     }
   }
 
   private func nameWasGiven(in data: Data) -> Bool {
-    ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["name"] != nil
+    (try? JSONParser.parse(data))?["name"] != nil
   }
 
-  private mutating func apply(field: String, value: Any, path: String) throws {
+  private mutating func apply(field: String, value: JSONValue, path: String) throws {
     if let keyPath = Style.colorFields[field] {
       guard let color = Style.color(from: value) else {
         throw StyleError.badValue(
@@ -110,22 +115,20 @@ extension Style {
       }
       self[keyPath: keyPath] = color
     } else if let keyPath = Style.numberFields[field] {
-      guard let number = Style.number(from: value), number.isFinite, number >= 0 else {
+      guard case .number(let number) = value, number.isFinite, number >= 0 else {
         throw StyleError.badValue(path: path, field: field, expected: "a number ≥ 0")
       }
       self[keyPath: keyPath] = number
     } else if let keyPath = Style.textFields[field] {
-      guard let text = value as? String, !text.isEmpty else {
+      guard case .string(let text) = value, !text.isEmpty else {
         throw StyleError.badValue(path: path, field: field, expected: "a non-empty string")
       }
       self[keyPath: keyPath] = text
     } else if let keyPath = Style.optionalTextFields[field] {
-      if value is NSNull {
-        self[keyPath: keyPath] = nil
-      } else if let text = value as? String {
-        self[keyPath: keyPath] = text
-      } else {
-        throw StyleError.badValue(path: path, field: field, expected: "a string or null")
+      switch value {
+      case .null: self[keyPath: keyPath] = nil
+      case .string(let text): self[keyPath: keyPath] = text
+      default: throw StyleError.badValue(path: path, field: field, expected: "a string or null")
       }
     } else {
       throw StyleError.unknownField(path: path, field: field)
@@ -133,32 +136,30 @@ extension Style {
   }
 
   /// Nested objects become dotted names; arrays (colours) stay values.
-  private static func flatten(_ object: [String: Any], prefix: String) -> [String: Any] {
-    var result: [String: Any] = [:]
-    for (key, value) in object {
-      let name = prefix.isEmpty ? key : prefix + "." + key
-      if let nested = value as? [String: Any] {
-        result.merge(flatten(nested, prefix: name)) { first, _ in first }
-      } else {
-        result[name] = value
-      }
+  private static func flatten(_ value: JSONValue, prefix: String) -> [(name: String, value: JSONValue)] {
+    guard case .object(let members) = value else { return [(prefix, value)] }
+    return members.flatMap { member -> [(name: String, value: JSONValue)] in
+      let name = prefix.isEmpty ? member.name : prefix + "." + member.name
+      if case .object = member.value { return flatten(member.value, prefix: name) }
+      return [(name, member.value)]
     }
-    return result
   }
 
-  private static func number(from value: Any) -> Double? {
-    // JSONSerialization gives NSNumber for both numbers and booleans; refuse booleans (type code "c").
-    guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
-    return number.doubleValue
-  }
-
-  private static func color(from value: Any) -> Color? {
-    if let text = value as? String { return Color(hex: text) }
-    guard let array = value as? [Any], array.count == 3 || array.count == 4 else { return nil }
-    let components = array.compactMap(number(from:))
-    guard components.count == array.count, components.allSatisfy({ (0...1).contains($0) }) else { return nil }
-    return Color(
-      red: components[0], green: components[1], blue: components[2],
-      alpha: components.count == 4 ? components[3] : 1)
+  private static func color(from value: JSONValue) -> Color? {
+    switch value {
+    case .string(let text):
+      return Color(hex: text)
+    case .array(let elements) where elements.count == 3 || elements.count == 4:
+      let components = elements.compactMap { element -> Double? in
+        guard case .number(let number) = element, (0...1).contains(number) else { return nil }
+        return number
+      }
+      guard components.count == elements.count else { return nil }
+      return Color(
+        red: components[0], green: components[1], blue: components[2],
+        alpha: components.count == 4 ? components[3] : 1)
+    default:
+      return nil
+    }
   }
 }

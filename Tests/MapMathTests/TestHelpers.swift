@@ -1,4 +1,5 @@
 import MapMath
+import TestSupport
 import XCTest
 
 /// The tolerances the MapMath tests allow, each with the reason for its size.
@@ -15,35 +16,7 @@ enum Epsilon {
   static let meters = 1e-6
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny deterministic generator, so that every run and every platform
-/// sees the same "random" inputs and a failing case can be reproduced from its seed.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A Double in [0, 1) from the top 53 bits; written out rather than `Double.random(in:using:)`, whose
-  /// algorithm the standard library does not promise to keep.
-  mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-
-  mutating func double(in range: Range<Double>) -> Double {
-    range.lowerBound + unit() * (range.upperBound - range.lowerBound)
-  }
-
-  mutating func int(in range: ClosedRange<Int>) -> Int {
-    range.lowerBound + Int(next() % UInt64(range.count))
-  }
-
-  mutating func bool() -> Bool { next() & 1 == 1 }
-
+extension SeededGenerator {
   /// A coordinate inside the Mercator world (|latitude| ≤ `maxLatitude`), longitude in [-180, 180).
   mutating func coordinate(maxLatitude: Double = WebMercator.maxLatitude) -> Coordinate {
     Coordinate(latitude: double(in: -maxLatitude..<maxLatitude), longitude: double(in: -180..<180))

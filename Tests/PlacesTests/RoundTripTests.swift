@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import MapMath
 import Places
 import XCTest

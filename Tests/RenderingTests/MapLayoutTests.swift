@@ -1,5 +1,7 @@
 import Foundation
+import JSON
 import MapMath
+import TestSupport
 import XCTest
 
 @testable import Rendering
@@ -248,6 +250,12 @@ final class MapLayoutTests: XCTestCase {
 
   // MARK: JSONWriter.format
 
+  /// The text the layout writes for a number rounded to `digits` decimals.
+  private func format(_ value: Double, digits: Int) -> String {
+    guard case .number(let number) = MapLayout.number(value, digits: digits) else { return "not a number" }
+    return JSONWriter.numberText(number)
+  }
+
   func testFormat() {
     let cases: [(Double, Int, String)] = [
       (0, 2, "0"), (-0.0, 2, "0"), (1, 2, "1"), (-1, 2, "-1"), (12, 0, "12"), (1600, 2, "1600"),
@@ -259,7 +267,7 @@ final class MapLayoutTests: XCTestCase {
       (.infinity, 2, "null"), (-.infinity, 2, "null"),
     ]
     for (value, digits, expected) in cases {
-      XCTAssertEqual(JSONWriter.format(value, digits: digits), expected, "\(value) with \(digits) digits")
+      XCTAssertEqual(format(value, digits: digits), expected, "\(value) with \(digits) digits")
     }
   }
 
@@ -270,7 +278,7 @@ final class MapLayoutTests: XCTestCase {
       let magnitude = pow(10, Double.random(in: -12...9, using: &generator))
       let value = (Bool.random(using: &generator) ? -1 : 1) * magnitude
       let digits = Int.random(in: 0...8, using: &generator)
-      let text = JSONWriter.format(value, digits: digits)
+      let text = format(value, digits: digits)
       XCTAssertNotNil(text.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?/), "\(value): \(text)")
       XCTAssertNotEqual(text, "-0", "\(value)")
       let parsed = try XCTUnwrap(Double(text), text)

@@ -1,5 +1,6 @@
 import Foundation
 import MapMath
+import TestSupport
 import XCTest
 
 @testable import Rendering

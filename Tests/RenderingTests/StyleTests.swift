@@ -192,15 +192,27 @@ final class StyleTests: XCTestCase {
       #"style test.json: field "basemap.tiles" must be a string or null"#)
   }
 
-  func testMalformedJSON() {
-    for text in [#"{"pin": "#, "", "{pin: 1}", #"{"pin": {"color": [0, 0 0]}}"#, "{\"pin\": 01}"] {
-      guard case .malformed(let path, let reason)? = styleError(text) else {
-        XCTFail("\(text): expected malformed, got \(String(describing: styleError(text)))")
+  func testMalformedJSONSaysWhere() {
+    let cases: [(String, String)] = [
+      (#"{"pin": "#, "style test.json:1:9: "),
+      ("", "style test.json:1:1: "),
+      ("{pin: 1}", "style test.json:1:2: "),
+      (
+        "{\n  \"pin\": {\"color\": [0, 0 0]}\n}",
+        "style test.json:2:26: expected ',' or ']' after an array element"
+      ),
+      ("{\"pin\": 01}", "style test.json:1:9: "),
+      (#"{"pin": {"headRadius": 3,}}"#, "style test.json:1:25: "),
+    ]
+    for (text, prefix) in cases {
+      guard case .syntax(let path, _, _, let message)? = styleError(text) else {
+        XCTFail("\(text): expected a syntax error, got \(String(describing: styleError(text)))")
         continue
       }
       XCTAssertEqual(path, "test.json")
-      XCTAssertFalse(reason.isEmpty, text)
-      XCTAssertEqual(styleError(text)?.description, "style test.json is not valid JSON: \(reason)")
+      XCTAssertFalse(message.isEmpty, text)
+      let description = styleError(text)?.description ?? ""
+      XCTAssertTrue(description.hasPrefix(prefix), "\(text): \(description)")
     }
   }
 

@@ -9,12 +9,35 @@ public enum JSONWriter {
     return output
   }
 
-  /// The shortest text that reads back as the same `Double` (`37.3349`, `-122`, `1e-07`); `null` for NaN and
-  /// infinities, which JSON cannot hold.
+  /// The shortest text that reads back as the same `Double`, in plain decimals (`37.3349`, `-122`,
+  /// `0.00001`; exponents only past 1e±21); `null` for NaN and infinities, which JSON cannot hold.
   public static func numberText(_ value: Double) -> String {
     guard value.isFinite else { return "null" }
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return "\(value)"
+    if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
+    let shortest = "\(value)"
+    guard let e = shortest.firstIndex(where: { $0 == "e" || $0 == "E" }),
+      let exponent = Int(shortest[shortest.index(after: e)...]), abs(exponent) <= 21
+    else { return shortest }
+    // Swift writes 1e-05 and 1e+16; move the decimal point instead.
+    let mantissa = shortest[..<e]
+    let negative = mantissa.hasPrefix("-")
+    let digits = mantissa.filter(\.isNumber)
+    let pointPosition =
+      (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
+        ?? mantissa.count) - (negative ? 1 : 0) + exponent
+    var text: String
+    if pointPosition <= 0 {
+      text = "0." + String(repeating: "0", count: -pointPosition) + digits
+    } else if pointPosition >= digits.count {
+      text = digits + String(repeating: "0", count: pointPosition - digits.count)
+    } else {
+      text = String(digits.prefix(pointPosition)) + "." + String(digits.dropFirst(pointPosition))
+    }
+    if text.contains(".") {
+      while text.hasSuffix("0") { text.removeLast() }
+      if text.hasSuffix(".") { text.removeLast() }
+    }
+    return (negative ? "-" : "") + text
   }
 
   /// A JSON string literal: quotes, backslashes and control characters escaped; everything else as is.

@@ -54,7 +54,7 @@ public enum JSONParser {
     return (line, column)
   }
 
-  static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+  public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 }
 
 /// A failure at a byte offset; turned into a line and column by `JSONParser.parse`.

@@ -1,4 +1,4 @@
-import Places
+import JSON
 import XCTest
 
 final class JSONWriterTests: XCTestCase {
@@ -28,8 +28,11 @@ final class JSONWriterTests: XCTestCase {
     XCTAssertEqual(JSONWriter.numberText(-122), "-122")
     XCTAssertEqual(JSONWriter.numberText(-0.0), "0")
     XCTAssertEqual(JSONWriter.numberText(0.1 + 0.2), "0.30000000000000004")
-    XCTAssertEqual(JSONWriter.numberText(1e-7), "1e-07")
-    XCTAssertEqual(JSONWriter.numberText(1e20), "1e+20")
+    XCTAssertEqual(JSONWriter.numberText(1e-7), "0.0000001")
+    XCTAssertEqual(JSONWriter.numberText(-2.5e-8), "-0.000000025")
+    XCTAssertEqual(JSONWriter.numberText(1.5e16), "15000000000000000")
+    XCTAssertEqual(JSONWriter.numberText(1e300), "1e+300")
+    XCTAssertEqual(JSONWriter.numberText(1e20), "100000000000000000000")
     XCTAssertEqual(JSONWriter.numberText(.nan), "null")
     XCTAssertEqual(JSONWriter.numberText(.infinity), "null")
   }

@@ -1,4 +1,4 @@
-import Places
+import JSON
 import XCTest
 
 final class JSONParserTests: XCTestCase {
