@@ -8,7 +8,7 @@ public protocol TileSource: Sendable, CustomStringConvertible {
   /// Plain-text attribution to draw on the map (HTML tags and entities already removed), if the source
   /// names one.
   var attribution: String? { get }
-  /// The zooms the source holds tiles for; above the top zoom, draw ancestors enlarged (see `overzoom`).
+  /// The zooms the source holds tiles for; above the top zoom the renderer draws top-zoom tiles enlarged.
   var zoomRange: ClosedRange<Int> { get }
   /// Pixel width and height of one tile (256 or 512).
   var tileSize: Int { get }
@@ -21,12 +21,6 @@ public protocol TileSource: Sendable, CustomStringConvertible {
 
 extension TileSource {
   public var cacheIdentity: String { description }
-
-  /// The tile to draw for `tile`: the tile itself up to the source's top zoom, above it the ancestor at
-  /// the top zoom and the part of it that covers `tile`.
-  public func overzoom(_ tile: TileID) -> AncestorSection {
-    tile.ancestorSection(atZoom: min(tile.z, zoomRange.upperBound))!
-  }
 }
 
 /// Opens the tile source at `path`: a tile directory (`{z}/{x}/{y}.png`) or an MBTiles file.
