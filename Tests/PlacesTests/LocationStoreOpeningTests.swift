@@ -1,0 +1,168 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import Places
+
+/// Opening stores: new, empty, foreign, from the future, unreachable; the schema's pragmas and migrations.
+final class LocationStoreOpeningTests: XCTestCase {
+  private var folder: TemporaryDirectory!
+
+  override func setUpWithError() throws {
+    folder = try TemporaryDirectory(prefix: "mymap-store-opening")
+  }
+
+  override func tearDown() {
+    folder = nil
+  }
+
+  private func path(_ name: String) -> String { folder.url(name).path }
+
+  /// Runs SQL on a file through a connection of its own (as another program would).
+  private func execute(_ sql: String, on path: String) throws {
+    let database = try StoreDatabase(path: path, create: true)
+    try database.execute(sql)
+  }
+
+  private func text(_ sql: String, on path: String) throws -> String? {
+    let database = try StoreDatabase(path: path, create: false)
+    let statement = try database.fresh(sql)
+    defer { statement.finalize() }
+    return try statement.step() ? statement.optionalString(0) : nil
+  }
+
+  func testANewStoreIsCreatedWithItsFoldersAndPragmas() throws {
+    let file = path("a/b/c/locations.sqlite")
+    let store = try LocationStore(path: file)
+    XCTAssertEqual(store.path, file)
+    try store.add(storePlace("x"))
+    XCTAssertEqual(try text("PRAGMA journal_mode", on: file), "wal")
+    XCTAssertEqual(try text("PRAGMA application_id", on: file), String(StoreSchema.applicationID))
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), String(StoreSchema.latestVersion))
+    XCTAssertEqual(
+      try text(
+        "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type = 'index'"
+          + " AND name LIKE 'location_%' ORDER BY name)", on: file),
+      "location_category_date,location_content,location_date")
+    // Per-connection settings of the store's own connection.
+    let statement = try XCTUnwrap(store.pragma("busy_timeout"))
+    XCTAssertEqual(statement, "10000")
+    XCTAssertEqual(try store.pragma("synchronous"), "1")  // NORMAL
+    XCTAssertEqual(try store.pragma("foreign_keys"), "1")
+  }
+
+  func testAnEmptyFileBecomesAStore() throws {
+    // A zero-byte file, and an SQLite database with no tables and user_version 0 (schema "v0").
+    let empty = path("empty.sqlite")
+    XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
+    let v0 = path("v0.sqlite")
+    try execute("CREATE TABLE scratch (x); DROP TABLE scratch; PRAGMA user_version = 0;", on: v0)
+    for file in [empty, v0] {
+      let store = try LocationStore(path: file, create: false)
+      try store.add(storePlace("x"))
+      XCTAssertEqual(try text("PRAGMA user_version", on: file), "1", file)
+      XCTAssertEqual(try LocationStore(path: file).count(), 1, file)
+    }
+  }
+
+  func testATextFileIsNotADatabase() throws {
+    let file = try folder.write("latitude,longitude\n1,2\n", to: "places.csv").path
+    XCTAssertEqual(
+      storeError { _ = try LocationStore(path: file) },
+      .cannotOpen(path: file, reason: "it is not an SQLite database"))
+    XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "latitude,longitude\n1,2\n")
+  }
+
+  func testAnotherProgramsDatabaseIsNotAStore() throws {
+    let tables = path("other.sqlite")
+    try execute("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');", on: tables)
+    let otherApplication = path("other-app.sqlite")
+    try execute("PRAGMA application_id = 1234; PRAGMA user_version = 1;", on: otherApplication)
+    for file in [tables, otherApplication] {
+      XCTAssertEqual(storeError { _ = try LocationStore(path: file) }, .notAStore(path: file))
+    }
+    // Left as it was: not switched to WAL, no table added.
+    XCTAssertEqual(try text("PRAGMA journal_mode", on: tables), "delete")
+    XCTAssertEqual(try text("SELECT group_concat(name) FROM sqlite_master", on: tables), "notes")
+  }
+
+  func testAStoreFromTheFutureIsRefused() throws {
+    let file = path("future.sqlite")
+    _ = try LocationStore(path: file)
+    try execute("PRAGMA user_version = 99", on: file)
+    XCTAssertEqual(storeError { _ = try LocationStore(path: file) }, .newerSchema(path: file, version: 99))
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), "99")
+  }
+
+  func testFoldersThatCannotHoldAStore() throws {
+    // Tests run as root, which may write anywhere: a folder under a regular file fails for everyone.
+    XCTAssertEqual(
+      storeError { _ = try LocationStore(path: "/etc/hostname/locations.sqlite") },
+      .cannotOpen(path: "/etc/hostname/locations.sqlite", reason: "'/etc/hostname' is a file, not a folder"))
+    let underFile = try folder.write("x", to: "file").path + "/deeper/locations.sqlite"
+    XCTAssertEqual(
+      storeError { _ = try LocationStore(path: underFile) },
+      .cannotOpen(path: underFile, reason: "'\(folder.url("file").path)' is a file, not a folder"))
+    XCTAssertEqual(
+      storeError { _ = try LocationStore(path: folder.path) },
+      .cannotOpen(path: folder.path, reason: "it is a folder, not a file"))
+    let missing = path("missing.sqlite")
+    XCTAssertEqual(
+      storeError { _ = try LocationStore(path: missing, create: false) },
+      .cannotOpen(path: missing, reason: "the file does not exist"))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+    XCTAssertEqual(
+      storeError { _ = try LocationStore(path: "") }, .cannotOpen(path: "", reason: "the path is empty"))
+  }
+
+  // MARK: Migrations
+
+  private static let version2 = StoreMigration(
+    version: 2,
+    sql: """
+      ALTER TABLE location ADD COLUMN altitude REAL;
+      UPDATE location SET altitude = 0;
+      CREATE INDEX location_altitude ON location (altitude);
+      """)
+
+  func testTheMigrationListIsNumberedInOrder() {
+    XCTAssertEqual(StoreSchema.migrations.map(\.version), Array(1...StoreSchema.latestVersion))
+  }
+
+  func testAVersionOneStoreMigratesToAFutureVersionTwo() throws {
+    let file = path("v1.sqlite")
+    try LocationStore(path: file).add(storePlace("kept", "Eiffel Tower"))
+    let migrated = try LocationStore(
+      path: file, create: false, migrations: StoreSchema.migrations + [Self.version2])
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), "2")
+    XCTAssertEqual(try text("SELECT altitude FROM location WHERE id = 'kept'", on: file), "0.0")
+    XCTAssertEqual(try migrated.location(id: "kept")?.locationDescription, "Eiffel Tower")
+    // And this version, which knows only v1, now refuses it.
+    XCTAssertEqual(storeError { _ = try LocationStore(path: file) }, .newerSchema(path: file, version: 2))
+  }
+
+  func testAFailedMigrationLeavesTheStoreAsItWas() throws {
+    let file = path("v1.sqlite")
+    try LocationStore(path: file).add(storePlace("kept"))
+    let broken = StoreMigration(version: 2, sql: "ALTER TABLE location ADD COLUMN x REAL; SELECT nonsense(")
+    let error = storeError {
+      _ = try LocationStore(path: file, create: false, migrations: StoreSchema.migrations + [broken])
+    }
+    guard case .failed(let message)? = error else { return XCTFail("got \(String(describing: error))") }
+    XCTAssertTrue(message.hasPrefix("migrating to schema version 2 failed: "), message)
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), "1")
+    XCTAssertNil(try text("SELECT name FROM pragma_table_info('location') WHERE name = 'x'", on: file))
+    XCTAssertEqual(try LocationStore(path: file).locations().map(\.id), ["kept"])
+  }
+}
+
+extension LocationStore {
+  /// A pragma's value on this store's connection (tests only).
+  fileprivate func pragma(_ name: String) throws -> String? {
+    try withDatabase { database throws(LocationStoreError) in
+      let statement = try database.fresh("PRAGMA \(name)")
+      defer { statement.finalize() }
+      return try statement.step() ? statement.optionalString(0) : nil
+    }
+  }
+}
