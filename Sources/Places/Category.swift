@@ -26,4 +26,10 @@ public enum Category: String, CaseIterable, Sendable {
 
   /// Whether `name` is a known category. Exact match: the app stores and compares names as they are.
   public static func isKnown(_ name: String) -> Bool { Category(rawValue: name) != nil }
+
+  /// The known category a name means regardless of case (`park` is `Park`), or nil.
+  public static func matching(_ name: String) -> Category? {
+    let lowered = name.lowercased()
+    return allCases.first { $0.rawValue.lowercased() == lowered }
+  }
 }

@@ -24,7 +24,8 @@ enum GeoJSON {
         found: LocationsFormat.describeUnrecognized(document))
     }
     var skipped = 0
-    let read = try readRecords(features, noun: "feature", file: file) {
+    var collector = RecordCollector()
+    try readRecords(features, noun: "feature", file: file, into: &collector) {
       value, warnings throws(RecordProblem) in
       guard let record = try readFeature(value, warnings: &warnings) else {
         skipped += 1
@@ -32,13 +33,12 @@ enum GeoJSON {
       }
       return record
     }
-    var warnings = read.warnings
     if skipped == 1 {
-      warnings.append("skipped 1 feature that is not a point")
+      collector.warn("skipped 1 feature that is not a point")
     } else if skipped > 1 {
-      warnings.append("skipped \(skipped) features that are not points")
+      collector.warn("skipped \(skipped) features that are not points")
     }
-    return LocationSet(locations: read.locations, warnings: warnings)
+    return collector.finish()
   }
 
   /// Nil for a feature that is not a point (or has no geometry).

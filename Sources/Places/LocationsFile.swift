@@ -1,18 +1,28 @@
 import Foundation
 import JSON
 
-/// Reading and writing locations files: mymap's own JSON and GeoJSON, chosen by content (or by the
-/// caller), with errors that say where a file is wrong.
+/// Reading and writing locations files: mymap's own JSON, GeoJSON, GPX and CSV, chosen by content, by the
+/// file name's extension or by the caller, with errors that say where a file is wrong.
+///
+/// Reading is all or nothing: one bad record is an error naming it (`location 4` in JSON, the line in CSV and
+/// GPX), and no place is returned. Places without an id get `Location.derivedID`; `LocationSet.givenIDs`
+/// says which ids the file gave.
 public enum LocationsFile {
   /// The name errors use for standard input.
   public static let standardInputName = "<stdin>"
 
-  /// Reads the file at `path`; `-` reads standard input. `format` nil: by content (see `LocationsFormat`).
+  /// Reads the file at `path`; `-` reads standard input. `format` nil: by content, else by extension; an
+  /// SQLite database is then read as the My Locations app's Core Data store (`CoreDataStore`).
   public static func read(path: String, format: LocationsFormat? = nil) throws(LocationsFileError)
     -> LocationSet
   {
     if path == "-" { return try readStandardInput(format: format) }
-    return try read(data: try contents(of: path), name: path, format: format)
+    let data = try contents(of: path)
+    // Core Data: SQLite is read through its file (it may have a journal beside it), not from the bytes.
+    if format == nil && CoreDataStore.looksLikeCoreDataStore(data) {
+      return try CoreDataStore.read(path: path)
+    }
+    return try read(data: data, name: path, format: format)
   }
 
   /// Reads all of standard input.
@@ -22,19 +32,65 @@ public enum LocationsFile {
     try read(data: FileHandle.standardInput.readDataToEndOfFile(), name: standardInputName, format: format)
   }
 
-  /// Reads a file's bytes. `name` is the file as the user knows it: messages start with it, and its
-  /// extension says what a file that is neither format was expected to be.
+  /// Reads a file's bytes. `name` is the file as the user knows it: messages start with it. (A Core Data
+  /// store is read by `read(path:)` only.)
+  ///
+  /// Without a `format`, the content decides: `<` starts GPX (XML), `{` or `[` starts JSON (mymap JSON or
+  /// GeoJSON, told apart by their members), and a first line that reads as a CSV header naming latitude and
+  /// longitude columns is CSV; leading white space and a UTF-8 byte order mark are skipped. Content that
+  /// says none of these is read as the format its name's extension announces, so the error is that format's
+  /// (`places.csv:1: the header has no longitude column …`).
   public static func read(
     data: Data, name: String, format: LocationsFormat? = nil
   ) throws(LocationsFileError) -> LocationSet {
-    let unsupported = ["gpx": "GPX", "csv": "CSV", "kml": "KML"]
-    if format == nil, let known = unsupported[fileExtension(name)] {
-      throw .unsupportedFormat(file: name, format: known)
-    }
     let bytes = [UInt8](data)
-    let body = bytes.starts(with: JSONParser.byteOrderMark) ? bytes.dropFirst(3) : bytes[...]
-    if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { throw .emptyFile(file: name) }
+    let start = bytes.starts(with: JSONParser.byteOrderMark) ? 3 : 0
+    guard let first = bytes[start...].firstIndex(where: { !isWhiteSpace($0) }) else {
+      throw .emptyFile(file: name)
+    }
+    let content = bytes[first...]
+    if format == nil && CoreDataStore.looksLikeCoreDataStore(data) {
+      throw .unrecognizedContent(
+        file: name, expected: LocationsFormat.anyContent,
+        found:
+          "an SQLite database (a My Locations DataModel.sqlite is read from its path, not from these bytes)")
+    }
+    let sniffed = LocationsFormat.sniff(content)
 
+    let family: LocationsFormat.ContentKind
+    if let format {
+      family = format.contentKind
+    } else if let sniffed {
+      family = sniffed
+    } else if ["kml", "kmz"].contains(fileExtension(name)) {
+      throw .unsupportedFormat(file: name, format: "KML")
+    } else if let hinted = LocationsFormat(fileName: name) {
+      family = hinted.contentKind
+    } else {
+      throw .unrecognizedContent(
+        file: name, expected: LocationsFormat.anyContent,
+        found: LocationsFormat.describeUnrecognized(bytes: content))
+    }
+
+    switch family {
+    case .xml:
+      guard sniffed == .xml else {
+        throw .unrecognizedContent(
+          file: name, expected: LocationsFormat.gpx.expectedContent,
+          found: LocationsFormat.describeUnrecognized(bytes: content))
+      }
+      return try GPX.decode(data, from: first, file: name)
+    case .csv:
+      return try CSV.decode(bytes, file: name)
+    case .json:
+      return try readJSON(bytes, name: name, format: format)
+    }
+  }
+
+  /// mymap JSON or GeoJSON, checked against the format asked for (or the `.geojson` extension).
+  private static func readJSON(
+    _ bytes: [UInt8], name: String, format: LocationsFormat?
+  ) throws(LocationsFileError) -> LocationSet {
     let document: JSONValue
     do {
       document = try JSONParser.parse(bytes)
@@ -49,22 +105,34 @@ public enum LocationsFile {
       throw .unrecognizedContent(
         file: name, expected: expected, found: LocationsFormat.describeUnrecognized(document))
     }
-    switch chosen {
-    case .mymapJSON: return try LocationsJSON.decode(document, file: name)
-    case .geoJSON: return try GeoJSON.decode(document, file: name)
+    // `chosen` is one of the JSON formats: `detect` gives no other.
+    if chosen == .geoJSON { return try GeoJSON.decode(document, file: name) }
+    return try LocationsJSON.decode(document, file: name)
+  }
+
+  /// mymap's JSON for a set of places (`encode(set, format: .mymapJSON)`).
+  public static func encode(_ set: LocationSet) -> Data { encode(set, format: .mymapJSON) }
+
+  /// A set of places in `format`, as UTF-8. The same set gives the same bytes (fixed order of members,
+  /// columns and elements, shortest exact numbers, UTC dates, no time stamps), and reading them back gives
+  /// the same places. Warnings are not written, nor is `givenIDs` (every place's id is); the user's position
+  /// only in mymap JSON, the one format with a place for it.
+  public static func encode(_ set: LocationSet, format: LocationsFormat) -> Data {
+    switch format {
+    case .mymapJSON: return Data(JSONWriter.text(LocationsJSON.encode(set)).utf8)
+    case .geoJSON: return Data(JSONWriter.text(GeoJSON.encode(set)).utf8)
+    case .gpx: return Data(GPX.encode(set).utf8)
+    case .csv: return Data(CSV.encode(set).utf8)
     }
   }
 
-  /// mymap's JSON for a set of places: the same set gives the same bytes (fixed member order, shortest exact
-  /// numbers, UTC dates), and reading them back gives the same places. Warnings are not written.
-  public static func encode(_ set: LocationSet) -> Data {
-    Data(JSONWriter.text(LocationsJSON.encode(set)).utf8)
-  }
-
-  /// Writes `encode(set)` to `path` atomically (a temporary file renamed into place, so a reader never sees
-  /// half a file); `-` writes to standard output.
-  public static func write(_ set: LocationSet, toPath path: String) throws(LocationsFileError) {
-    let data = encode(set)
+  /// Writes `encode(set, format:)` to `path` atomically (a temporary file renamed into place, so a reader
+  /// never sees half a file); `-` writes to standard output. `format` nil: the one `path`'s extension
+  /// announces, else mymap JSON.
+  public static func write(
+    _ set: LocationSet, toPath path: String, format: LocationsFormat? = nil
+  ) throws(LocationsFileError) {
+    let data = encode(set, format: format ?? LocationsFormat(fileName: path) ?? .mymapJSON)
     if path == "-" {
       FileHandle.standardOutput.write(data)
       return
@@ -74,6 +142,10 @@ public enum LocationsFile {
     } catch {
       throw .unwritable(file: path, reason: reason(for: error, path: path))
     }
+  }
+
+  private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   private static func contents(of path: String) throws(LocationsFileError) -> Data {

@@ -1,13 +1,19 @@
+import Foundation
 import JSON
 
-/// The locations file formats mymap reads.
+/// The locations file formats mymap reads and writes. The raw value is the usual file extension.
 public enum LocationsFormat: String, Sendable, CaseIterable {
   /// mymap's own exchange format (DESIGN.md §4).
   case mymapJSON = "json"
   /// A GeoJSON FeatureCollection or Feature of points.
   case geoJSON = "geojson"
+  /// GPX 1.0 or 1.1: waypoints are places; tracks and routes are skipped (see `GPX`).
+  case gpx
+  /// Comma-separated values with a header row naming the columns (see `CSV`).
+  case csv
 
-  /// The format a file name's extension announces (`.json`, `.geojson`, any case); nil for others.
+  /// The format a file name's extension announces (`.json`, `.geojson`, `.gpx`, `.csv`, any case); nil for
+  /// others.
   public init?(fileName: String) {
     self.init(rawValue: fileExtension(fileName))
   }
@@ -28,11 +34,55 @@ public enum LocationsFormat: String, Sendable, CaseIterable {
     switch self {
     case .mymapJSON: return "an object with \"locations\" (mymap JSON)"
     case .geoJSON: return "a GeoJSON FeatureCollection or Feature"
+    case .gpx: return "a GPX file (XML with a <gpx> root element)"
+    case .csv: return "CSV with a header row naming latitude and longitude columns"
     }
   }
 
   static let eitherContent =
     "an object with \"locations\" (mymap JSON) or a GeoJSON FeatureCollection or Feature"
+
+  /// Every format, for messages about a file that is none of them.
+  static let anyContent = "mymap locations JSON, GeoJSON, GPX or CSV"
+
+  /// What the first bytes of a file say it is; nil when they say nothing certain. `bytes` start after any
+  /// byte order mark and white space.
+  ///
+  /// `<` is XML (GPX), `{` or `[` is JSON (mymap or GeoJSON, told apart once parsed), and a first line that
+  /// reads as a CSV header with latitude and longitude columns is CSV.
+  static func sniff(_ bytes: ArraySlice<UInt8>) -> ContentKind? {
+    switch bytes.first {
+    case UInt8(ascii: "<"): return .xml
+    case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+    default: return CSV.looksLikeHeader(bytes) ? .csv : nil
+    }
+  }
+
+  /// The families `sniff` tells apart.
+  enum ContentKind {
+    case xml
+    case json
+    case csv
+  }
+
+  /// The family this format belongs to.
+  var contentKind: ContentKind {
+    switch self {
+    case .mymapJSON, .geoJSON: return .json
+    case .gpx: return .xml
+    case .csv: return .csv
+    }
+  }
+
+  /// What a message says a file that is none of the formats holds: `text starting with "hello"`.
+  static func describeUnrecognized(bytes: ArraySlice<UInt8>) -> String {
+    if CoreDataStore.looksLikeCoreDataStore(Data(bytes.prefix(16))) { return "an SQLite database" }
+    let head = bytes.prefix(200)
+    if head.contains(0) { return "binary data" }
+    let line = String(decoding: head, as: UTF8.self).prefix { $0 != "\n" && $0 != "\r" }
+    let shown = line.count > 40 ? String(line.prefix(40)) + "…" : String(line)
+    return "text starting with \(JSONWriter.quoted(shown))"
+  }
 
   /// What a message says was found instead of either format.
   static func describeUnrecognized(_ document: JSONValue) -> String {
@@ -40,7 +90,7 @@ public enum LocationsFormat: String, Sendable, CaseIterable {
     switch detect(document) {
     case .geoJSON: return "GeoJSON"
     case .mymapJSON: return "mymap locations JSON"
-    case nil: break
+    case nil, .gpx, .csv: break  // `detect` reads JSON only
     }
     if case .string(let type) = document["type"] {
       let geometries = [

@@ -20,8 +20,9 @@ enum LocationsJSON {
     guard case .array(let elements) = value else {
       throw .invalidDocument(file: file, message: "\"locations\" must be an array, not \(value.summary)")
     }
-    let (locations, warnings) = try readRecords(elements, noun: "location", file: file, read: readLocation)
-    return LocationSet(locations: locations, user: user, warnings: warnings)
+    var collector = RecordCollector()
+    try readRecords(elements, noun: "location", file: file, into: &collector, read: readLocation)
+    return collector.finish(user: user)
   }
 
   private static func readLocation(
@@ -71,7 +72,7 @@ enum LocationsJSON {
     return .object(members)
   }
 
-  private static func encode(_ location: Location) -> JSONValue {
+  static func encode(_ location: Location) -> JSONValue {
     var members: [JSONValue.Member] = [
       .init("id", .string(location.id)),
       .init("latitude", .number(location.latitude)),
@@ -85,7 +86,7 @@ enum LocationsJSON {
     return .object(members)
   }
 
-  private static func encode(_ placemark: Placemark) -> JSONValue {
+  static func encode(_ placemark: Placemark) -> JSONValue {
     let fields: [(String, String?)] = [
       ("subThoroughfare", placemark.subThoroughfare), ("thoroughfare", placemark.thoroughfare),
       ("locality", placemark.locality), ("administrativeArea", placemark.administrativeArea),

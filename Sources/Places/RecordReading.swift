@@ -1,4 +1,5 @@
 import JSON
+import MapMath
 
 /// One record read from a file: the place, and whether its id came from the file.
 struct ReadRecord {
@@ -6,37 +7,55 @@ struct ReadRecord {
   var hasOwnID: Bool
 }
 
-/// Reads a file's records in order, so every error and warning names its record (`location 4`, counting
-/// from 1 as a person counts), and gives every place a unique id. `read` returns nil to skip a record.
+/// Gathers a file's places in file order: collects warnings under the record's name, makes every id unique
+/// (`IDAssigner`) and remembers which ids came from the file. Every reader uses one, so all formats agree.
+struct RecordCollector {
+  private var locations: [Location] = []
+  private var warnings: [String] = []
+  private var givenIDs: Set<String> = []
+  private var ids = IDAssigner()
+
+  /// Adds a place read from `record` (`location 4`, `line 7`), with the warnings its fields gave. Throws
+  /// when the place repeats an id the file already gave another record.
+  mutating func add(
+    _ read: ReadRecord, record: String, warnings recordWarnings: [String]
+  ) throws(RecordProblem) {
+    warnings += recordWarnings.map { "\(record): \($0)" }
+    if let owner = ids.register(
+      read.location, explicit: read.hasOwnID, index: locations.count, record: record)
+    {
+      throw RecordProblem("duplicate id \(JSONWriter.quoted(read.location.id)) (\(owner) has it too)")
+    }
+    if read.hasOwnID { givenIDs.insert(read.location.id) }
+    locations.append(read.location)
+  }
+
+  /// A warning about the file as a whole (not about one record).
+  mutating func warn(_ warning: String) { warnings.append(warning) }
+
+  /// The places with their final ids.
+  mutating func finish(user: UserPosition? = nil) -> LocationSet {
+    ids.finish(&locations)
+    return LocationSet(locations: locations, user: user, warnings: warnings, givenIDs: givenIDs)
+  }
+}
+
+/// Reads a JSON file's records in order, so every error and warning names its record (`location 4`,
+/// counting from 1 as a person counts). `read` returns nil to skip a record.
 func readRecords(
-  _ elements: [JSONValue], noun: String, file: String,
+  _ elements: [JSONValue], noun: String, file: String, into collector: inout RecordCollector,
   read: (JSONValue, inout [String]) throws(RecordProblem) -> ReadRecord?
-) throws(LocationsFileError) -> (locations: [Location], warnings: [String]) {
-  var locations: [Location] = []
-  var warnings: [String] = []
-  var ids = IDAssigner()
+) throws(LocationsFileError) {
   for (offset, element) in elements.enumerated() {
     let record = "\(noun) \(offset + 1)"
     var recordWarnings: [String] = []
-    let result: ReadRecord?
     do throws(RecordProblem) {
-      result = try read(element, &recordWarnings)
+      guard let result = try read(element, &recordWarnings) else { continue }
+      try collector.add(result, record: record, warnings: recordWarnings)
     } catch {
       throw .invalidRecord(file: file, record: record, message: error.message)
     }
-    warnings += recordWarnings.map { "\(record): \($0)" }
-    guard let result else { continue }
-    let owner = ids.register(
-      result.location, explicit: result.hasOwnID, index: locations.count, record: record)
-    if let owner {
-      throw .invalidRecord(
-        file: file, record: record,
-        message: "duplicate id \(JSONWriter.quoted(result.location.id)) (\(owner) has it too)")
-    }
-    locations.append(result.location)
   }
-  ids.finish(&locations)
-  return (locations, warnings)
 }
 
 /// Reads `latitude` and `longitude` members, saying which are missing and, for the usual short names,

@@ -103,4 +103,93 @@ final class GeoJSONTests: XCTestCase {
   func testEmptyCollection() throws {
     XCTAssertEqual(try readText(collection(), name: "x.geojson"), LocationSet())
   }
+
+  func testMixedGeometriesFromQGIS() throws {
+    let set = try LocationsFile.read(path: fixturePath("mixed.geojson"))
+    XCTAssertEqual(set.locations.map(\.title), ["Sagrada Família", "Mercat de la Boqueria"])
+    XCTAssertEqual(set.locations[0].date, utc(2026, 4, 2, 9))
+    XCTAssertEqual(
+      set.locations[1],
+      Location(
+        id: "boqueria", latitude: 41.38174, longitude: 2.17172, locationDescription: "Mercat de la Boqueria",
+        category: "Grocery Store",
+        placemark: Placemark(
+          subThoroughfare: "91", thoroughfare: "La Rambla", locality: "Barcelona", postalCode: "08001",
+          country: "Spain"),
+        photoPath: "photos/boqueria.jpg"))
+    XCTAssertEqual(set.warnings, ["skipped 5 features that are not points"])
+    XCTAssertEqual(set.idsGiven, [false, true])
+  }
+
+  func testIDsGiven() throws {
+    XCTAssertEqual(try asia().idsGiven, [true, true, false, false])
+    XCTAssertEqual(try asia().givenIDs, ["7", "nishiki"])
+  }
+
+  // MARK: Writing
+
+  func testWrittenTextIsExact() {
+    let set = LocationSet(
+      locations: [
+        Location(
+          id: "apple-park", latitude: 37.3349, longitude: -122.009, locationDescription: "Apple Park",
+          category: "Landmark", date: utc(2026, 11, 29, 10), placemark: Placemark(locality: "Cupertino"),
+          photoPath: "p.jpg"),
+        Location(id: "x", latitude: 0.5, longitude: 10),
+      ],
+      user: .init(coordinate: .init(latitude: 1, longitude: 2)))
+    XCTAssertEqual(
+      String(decoding: LocationsFile.encode(set, format: .geoJSON), as: UTF8.self),
+      """
+      {
+        "type": "FeatureCollection",
+        "features": [
+          {
+            "type": "Feature",
+            "id": "apple-park",
+            "geometry": {
+              "type": "Point",
+              "coordinates": [
+                -122.009,
+                37.3349
+              ]
+            },
+            "properties": {
+              "id": "apple-park",
+              "description": "Apple Park",
+              "category": "Landmark",
+              "date": "2026-11-29T10:00:00Z",
+              "placemark": {
+                "locality": "Cupertino"
+              },
+              "photo": "p.jpg"
+            }
+          },
+          {
+            "type": "Feature",
+            "id": "x",
+            "geometry": {
+              "type": "Point",
+              "coordinates": [
+                10,
+                0.5
+              ]
+            },
+            "properties": {
+              "id": "x",
+              "description": "",
+              "category": "No Category"
+            }
+          }
+        ]
+      }
+
+      """)
+  }
+
+  func testEmptySetIsWritten() {
+    XCTAssertEqual(
+      String(decoding: LocationsFile.encode(LocationSet(), format: .geoJSON), as: UTF8.self),
+      "{\n  \"type\": \"FeatureCollection\",\n  \"features\": []\n}\n")
+  }
 }

@@ -24,7 +24,7 @@ final class LocationsFileErrorTests: XCTestCase {
   }
 
   func testEmptyFile() {
-    let message = "europe.json: the file is empty; expected mymap locations JSON or GeoJSON"
+    let message = "europe.json: the file is empty; expected mymap locations JSON, GeoJSON, GPX or CSV"
     XCTAssertEqual(errorLine(""), message)
     XCTAssertEqual(errorLine(" \n\t\r\n"), message)
     XCTAssertThrowsError(try LocationsFile.read(data: Data([0xEF, 0xBB, 0xBF, 0x0A]), name: "europe.json")) {
@@ -32,13 +32,18 @@ final class LocationsFileErrorTests: XCTestCase {
     }
   }
 
-  func testUnsupportedFormats() {
+  func testKMLIsNotSupported() {
+    let message = "trip.kml: KML files are not supported; use mymap locations JSON, GeoJSON, GPX or CSV"
     XCTAssertEqual(
-      errorLine("<gpx/>", name: "walk.gpx"),
-      "walk.gpx: GPX files are not supported yet; use mymap locations JSON or GeoJSON")
+      errorLine(
+        #"<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document/></kml>"#,
+        name: "trip.kml"),
+      message)
     XCTAssertEqual(
-      errorLine("lat,lon", name: "places.CSV"),
-      "places.CSV: CSV files are not supported yet; use mymap locations JSON or GeoJSON")
+      errorLine("<kml/>", name: "trip.xml"), message.replacingOccurrences(of: "trip.kml", with: "trip.xml"))
+    XCTAssertEqual(
+      errorLine("PK\u{3}\u{4}doc.kml", name: "trip.kmz"),
+      "trip.kmz: KML files are not supported; use mymap locations JSON, GeoJSON, GPX or CSV")
   }
 
   func testUnwritable() {
@@ -79,8 +84,8 @@ final class LocationsFileErrorTests: XCTestCase {
   }
 
   func testNotJSONAtAll() {
-    XCTAssertEqual(
-      errorLine("latitude,longitude\n1,2"), "europe.json:1:1: expected a value, found 'latitude'")
+    // Content that is no format at all is read as the extension says, so the error is JSON's.
+    XCTAssertEqual(errorLine("hello, world\n1,2"), "europe.json:1:1: expected a value, found 'hello'")
   }
 
   // MARK: Neither format

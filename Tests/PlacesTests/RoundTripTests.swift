@@ -153,7 +153,9 @@ final class RoundTripTests: XCTestCase {
   func testFormatByExtension() {
     XCTAssertEqual(LocationsFormat(fileName: "trip/asia.GeoJSON"), .geoJSON)
     XCTAssertEqual(LocationsFormat(fileName: "europe.json"), .mymapJSON)
-    XCTAssertNil(LocationsFormat(fileName: "walk.gpx"))
+    XCTAssertEqual(LocationsFormat(fileName: "walk.gpx"), .gpx)
+    XCTAssertEqual(LocationsFormat(fileName: "Places.CSV"), .csv)
+    XCTAssertNil(LocationsFormat(fileName: "trip.kml"))
     XCTAssertNil(LocationsFormat(fileName: ".json"))
     XCTAssertNil(LocationsFormat(fileName: "json"))
   }

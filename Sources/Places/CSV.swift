@@ -1,0 +1,360 @@
+import Foundation
+import JSON
+
+/// CSV (RFC 4180) with a header row, as spreadsheets export it: one place a row.
+///
+/// Reading: the header names the columns, in any order and any case: `latitude` (or `lat`), `longitude`
+/// (or `lon`, `lng`, `long`), `description` (else `name`), `category`, `date` (ISO 8601), `id`, the placemark's
+/// `subThoroughfare`, `thoroughfare`, `locality`, `administrativeArea`, `postalCode`, `country`, and `photo`.
+/// Only latitude and longitude are required; other columns are ignored with one warning. Fields may be
+/// quoted (`"Paris, France"`, `"say ""hi"""`, line breaks inside quotes); lines end in LF, CRLF or CR; the
+/// text is UTF-8, with or without a byte order mark. Blank rows (`,,,`) are skipped. A row with fewer fields
+/// than the header has empty values for the rest. Text fields are kept as written; numbers, dates, ids and
+/// categories are read without surrounding spaces. Errors name the line a row starts on.
+///
+/// Writing: every column, in the order of `CSV.header`, LF line ends, fields quoted only when they hold a
+/// comma, a quote or a line break. The user's position is not written (CSV has no place for it).
+enum CSV {
+  /// What a column means.
+  enum Column: Int, CaseIterable {
+    case latitude
+    case longitude
+    case description
+    case category
+    case date
+    case id
+    case subThoroughfare
+    case thoroughfare
+    case locality
+    case administrativeArea
+    case postalCode
+    case country
+    case photo
+    /// Read only: the description when the `description` column is missing or empty.
+    case name
+
+    /// The name `encode` writes (`decode` accepts it in any case).
+    var headerName: String { String(describing: self) }
+  }
+
+  /// The columns `encode` writes, in order.
+  static let header: [Column] = Column.allCases.filter { $0 != .name }
+
+  /// Header names, lowercased, and what they mean.
+  private static let columnNames: [String: Column] = {
+    var names: [String: Column] = [:]
+    for column in Column.allCases { names[column.headerName.lowercased()] = column }
+    for alias in ["lat"] { names[alias] = .latitude }
+    for alias in ["lon", "lng", "long"] { names[alias] = .longitude }
+    return names
+  }()
+
+  /// Whether the first record of `bytes` reads as a header naming latitude and longitude columns.
+  static func looksLikeHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
+    // Only the first line matters; a header is never longer than this.
+    var scanner = Scanner(bytes: Array(bytes.prefix(16_384)))
+    var fields: [String] = []
+    guard (try? scanner.nextRecord(into: &fields)) != nil else { return false }
+    let columns = Set(fields.compactMap { columnNames[normalizedName($0)] })
+    return columns.contains(.latitude) && columns.contains(.longitude)
+  }
+
+  // MARK: Reading
+
+  static func decode(_ bytes: [UInt8], file: String) throws(LocationsFileError) -> LocationSet {
+    try checkUTF8(bytes, file: file)
+    var scanner = Scanner(bytes: bytes)
+    var fields: [String] = []
+    var collector = RecordCollector()
+
+    // The header: the first record that is not blank.
+    var headerLine = 0
+    repeat {
+      guard let line = try scanner.next(into: &fields, file: file) else { return LocationSet() }
+      headerLine = line
+    } while isBlank(fields)
+    let layout = try Layout(header: fields, line: headerLine, file: file)
+    var unnamedWithValues = Set<Int>()
+
+    while let line = try scanner.next(into: &fields, file: file) {
+      if isBlank(fields) { continue }
+      for index in layout.unnamed where index < fields.count && !fields[index].isEmpty {
+        unnamedWithValues.insert(index)
+      }
+      var warnings: [String] = []
+      do throws(RecordProblem) {
+        if fields.count > layout.count, fields[layout.count...].contains(where: { !$0.isEmpty }) {
+          throw RecordProblem(
+            "\(fields.count) fields, but the header on line \(headerLine) names \(layout.count) columns")
+        }
+        let record = try readRow(fields, layout: layout, warnings: &warnings)
+        try collector.add(record, record: "line \(line)", warnings: warnings)
+      } catch {
+        throw .invalidLine(file: file, line: line, message: error.message)
+      }
+    }
+
+    var set = collector.finish()
+    let ignored =
+      layout.unknown.map { JSONWriter.quoted($0.name) }
+      + unnamedWithValues.sorted().map { "column \($0 + 1) (no name)" }
+    if !ignored.isEmpty {
+      set.warnings.insert(
+        "line \(headerLine): ignored columns that mymap does not read: \(ignored.joined(separator: ", "))",
+        at: 0)
+    }
+    return set
+  }
+
+  private static func readRow(
+    _ fields: [String], layout: Layout, warnings: inout [String]
+  ) throws(RecordProblem) -> ReadRecord {
+    func value(_ column: Column) -> String {
+      guard let index = layout.index[column.rawValue], index < fields.count else { return "" }
+      return fields[index]
+    }
+    func trimmed(_ column: Column) -> String? {
+      let text = trimmedSpaces(value(column))
+      return text.isEmpty ? nil : text
+    }
+    func text(_ column: Column) -> String? {
+      let text = value(column)
+      return text.isEmpty ? nil : text
+    }
+
+    let latitude = try degrees(text: value(.latitude), .latitude, field: "latitude")
+    let longitude = try degrees(text: value(.longitude), .longitude, field: "longitude")
+    let category = categoryName(trimmed(.category) ?? "", warnings: &warnings)
+    var date: Date?
+    if let text = trimmed(.date) { date = try isoDate(text, field: "date", warnings: &warnings) }
+    let address = Placemark(
+      subThoroughfare: text(.subThoroughfare), thoroughfare: text(.thoroughfare),
+      locality: text(.locality), administrativeArea: text(.administrativeArea),
+      postalCode: text(.postalCode), country: text(.country))
+    let id = trimmed(.id)
+    let location = Location(
+      id: id, latitude: latitude, longitude: longitude,
+      locationDescription: text(.description) ?? value(.name),
+      category: category, date: date,
+      placemark: address.isEmpty ? nil : address, photoPath: trimmed(.photo))
+    return ReadRecord(location: location, hasOwnID: id != nil)
+  }
+
+  /// Nothing but white space in every field (`,,,` from a spreadsheet's empty row).
+  private static func isBlank(_ fields: [String]) -> Bool {
+    fields.allSatisfy { $0.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+  }
+
+  /// A header name as it is looked up: without surrounding spaces, lowercased.
+  private static func normalizedName(_ name: String) -> String {
+    trimmedSpaces(name).lowercased()
+  }
+
+  /// Which field of a row holds which column, from the header.
+  private struct Layout {
+    /// By `Column.rawValue`.
+    var index: [Int?] = Array(repeating: nil, count: Column.allCases.count)
+    /// Named columns mymap does not know, in header order.
+    var unknown: [(name: String, index: Int)] = []
+    /// Columns whose header is empty: ignored, and mentioned only if a row has a value there.
+    var unnamed: [Int] = []
+    /// The number of columns the header names.
+    var count: Int
+
+    init(header: [String], line: Int, file: String) throws(LocationsFileError) {
+      count = header.count
+      for (offset, raw) in header.enumerated() {
+        let name = normalizedName(raw)
+        if name.isEmpty {
+          unnamed.append(offset)
+        } else if let column = columnNames[name] {
+          if let earlier = index[column.rawValue] {
+            throw .invalidLine(
+              file: file, line: line,
+              message: "columns \(earlier + 1) (\(JSONWriter.quoted(header[earlier]))) and \(offset + 1) "
+                + "(\(JSONWriter.quoted(raw))) are both the \(column.headerName)")
+          }
+          index[column.rawValue] = offset
+        } else {
+          unknown.append((trimmedSpaces(raw), offset))
+        }
+      }
+      let missing = [Column.latitude, .longitude].filter { index[$0.rawValue] == nil }
+      guard !missing.isEmpty else { return }
+      var message: String
+      if missing.count == 2 {
+        let names = header.prefix(4).map { JSONWriter.quoted($0) }.joined(separator: ", ")
+        message =
+          "the first line must be a header naming the columns, latitude and longitude among them; "
+          + "found \(names)\(header.count > 4 ? ", …" : "")"
+      } else if missing == [.latitude] {
+        message = "the header has no latitude column (name it \"latitude\" or \"lat\")"
+      } else {
+        message = "the header has no longitude column (name it \"longitude\", \"lon\" or \"lng\")"
+      }
+      if header.count == 1, let separator = [";", "\t"].first(where: { header[0].contains($0) }) {
+        let shown = separator == "\t" ? "tabs" : "'\(separator)'"
+        message += " (the columns seem to be separated by \(shown); mymap reads comma-separated files)"
+      }
+      throw .invalidLine(file: file, line: line, message: message)
+    }
+  }
+
+  /// Refuses text that is not UTF-8, naming the first line where it goes wrong (spreadsheets often save CSV
+  /// in a legacy encoding unless asked for UTF-8).
+  private static func checkUTF8(_ bytes: [UInt8], file: String) throws(LocationsFileError) {
+    if String(validating: bytes, as: UTF8.self) != nil { return }
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    scan: while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded): offset += encoded.count
+      case .emptyInput: return
+      case .error: break scan
+      }
+    }
+    let line = 1 + bytes[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    throw .invalidLine(
+      file: file, line: line, message: "the text is not UTF-8 (save the file as \"CSV UTF-8\")")
+  }
+
+  // MARK: Writing
+
+  /// The places as CSV text: the header, then one row a place.
+  static func encode(_ set: LocationSet) -> String {
+    var output = header.map(\.headerName).joined(separator: ",") + "\n"
+    for location in set.locations {
+      let placemark = location.placemark
+      let fields: [String] = [
+        JSONWriter.numberText(location.latitude), JSONWriter.numberText(location.longitude),
+        location.locationDescription, location.category, location.date.map(ISO8601Date.format) ?? "",
+        location.id, placemark?.subThoroughfare ?? "", placemark?.thoroughfare ?? "",
+        placemark?.locality ?? "", placemark?.administrativeArea ?? "", placemark?.postalCode ?? "",
+        placemark?.country ?? "", location.photoPath ?? "",
+      ]
+      output += fields.map(quotedIfNeeded).joined(separator: ",") + "\n"
+    }
+    return output
+  }
+
+  /// A field as written: in quotes (inner quotes doubled) when it holds a comma, a quote or a line break.
+  static func quotedIfNeeded(_ field: String) -> String {
+    let needsQuotes = field.utf8.contains {
+      $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n")
+        || $0 == UInt8(ascii: "\r")
+    }
+    guard needsQuotes else { return field }
+    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  // MARK: Scanning
+
+  /// A syntax problem at a line.
+  struct SyntaxError: Error {
+    var line: Int
+    var message: String
+  }
+
+  /// Splits CSV bytes into records of fields, counting lines.
+  struct Scanner {
+    private let bytes: [UInt8]
+    private var index = 0
+    /// The line `index` is on.
+    private var line = 1
+    /// Scratch space for a quoted field's bytes.
+    private var quoted: [UInt8] = []
+
+    init(bytes: [UInt8]) {
+      self.bytes = bytes
+      if bytes.starts(with: JSONParser.byteOrderMark) { index = 3 }
+    }
+
+    /// `nextRecord`, with syntax errors as file errors.
+    mutating func next(into fields: inout [String], file: String) throws(LocationsFileError) -> Int? {
+      do throws(SyntaxError) {
+        return try nextRecord(into: &fields)
+      } catch {
+        throw .invalidLine(file: file, line: error.line, message: error.message)
+      }
+    }
+
+    /// Reads the next record into `fields`; returns the line it starts on, or nil at the end of the input.
+    mutating func nextRecord(into fields: inout [String]) throws(SyntaxError) -> Int? {
+      guard index < bytes.count else { return nil }
+      fields.removeAll(keepingCapacity: true)
+      let start = line
+      while true {
+        fields.append(try nextField())
+        guard index < bytes.count else { return start }
+        let separator = bytes[index]
+        index += 1
+        switch separator {
+        case UInt8(ascii: ","):
+          continue
+        case UInt8(ascii: "\r"):
+          if index < bytes.count && bytes[index] == UInt8(ascii: "\n") { index += 1 }
+          line += 1
+          return start
+        default:  // "\n"
+          line += 1
+          return start
+        }
+      }
+    }
+
+    /// Reads one field, leaving `index` at the comma or line end after it (or at the end of the input).
+    private mutating func nextField() throws(SyntaxError) -> String {
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        let start = index
+        while index < bytes.count {
+          let byte = bytes[index]
+          if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
+          index += 1
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+      }
+      let openingLine = line
+      index += 1
+      quoted.removeAll(keepingCapacity: true)
+      var runStart = index
+      while true {
+        guard index < bytes.count else {
+          throw SyntaxError(
+            line: openingLine,
+            message: "a quoted field starts on this line but its closing quote is missing")
+        }
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "\"") {
+          quoted.append(contentsOf: bytes[runStart..<index])
+          index += 1
+          guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { break }
+          // A doubled quote: one quote in the text.
+          runStart = index
+          index += 1
+        } else {
+          if byte == UInt8(ascii: "\n")
+            || (byte == UInt8(ascii: "\r")
+              && (index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: "\n")))
+          {
+            line += 1
+          }
+          index += 1
+        }
+      }
+      // Spaces may follow the closing quote; anything else is a quote that should have been doubled.
+      while index < bytes.count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) {
+        index += 1
+      }
+      if index < bytes.count {
+        let byte = bytes[index]
+        if byte != UInt8(ascii: ",") && byte != UInt8(ascii: "\n") && byte != UInt8(ascii: "\r") {
+          throw SyntaxError(
+            line: line,
+            message: "text after the closing quote of a field (write a quote inside a quoted field as \"\")")
+        }
+      }
+      return String(decoding: quoted, as: UTF8.self)
+    }
+  }
+}

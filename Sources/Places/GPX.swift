@@ -1,0 +1,390 @@
+import Foundation
+import JSON
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// GPX 1.0 and 1.1: each waypoint (`wpt`) is a place.
+///
+/// Reading a waypoint: `lat` and `lon` (required, in range); `name` is the description, or `desc` when there
+/// is no name (a `desc` beside a name is not kept: a place has one description); `type` is the category;
+/// `time` is the date (ISO 8601). mymap's own extensions (namespace `GPX.mymapNamespace`, inside
+/// `<extensions>` or, as GPX 1.0 allows, directly in the `wpt`) give the `id`, the `placemark` (one element
+/// per field, named as in mymap JSON) and the `photo`. Without a mymap placemark, a Garmin address
+/// (`gpxx:WaypointExtension/gpxx:Address`) becomes the placemark: StreetAddress → thoroughfare, City →
+/// locality, State → administrativeArea, PostalCode, Country. Everything else (elevation, symbols, links,
+/// other extensions) is ignored. Tracks (`trk`) and routes (`rte`) are not places: they are counted in one
+/// warning. Errors and warnings name the line the XML parser reports for the element (for a start tag
+/// written over several lines, the line it ends on).
+///
+/// Writing: GPX 1.1, UTF-8, `creator="mymap"`, no timestamps but the places' dates; the id, placemark and
+/// photo in mymap's extensions, so reading the file back gives the same places. Text is escaped; characters
+/// XML 1.0 cannot hold at all (control characters other than tab and line breaks) are left out. The user's
+/// position is not written.
+enum GPX {
+  static let namespace11 = "http://www.topografix.com/GPX/1/1"
+  static let namespace10 = "http://www.topografix.com/GPX/1/0"
+  /// The namespace of mymap's waypoint extensions.
+  static let mymapNamespace = "urn:mymap:gpx:1"
+  static let garminNamespace = "http://www.garmin.com/xmlschemas/GpxExtensions/v3"
+
+  /// Reads the XML that starts at byte `start` of `data` (after any byte order mark and white space: XML
+  /// allows nothing before `<?xml`, but a blank line there is a common slip of programs that write GPX).
+  /// Lines before `start` still count in messages.
+  static func decode(_ data: Data, from start: Int, file: String) throws(LocationsFileError) -> LocationSet {
+    let skippedLines = data.prefix(start).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    let reader = Reader(file: file, lineOffset: skippedLines)
+    // Through a stream: on Linux, `XMLParser(data:)` fails on documents over about 10 MB (libxml2's error 1
+    // at the last line), which a GPX file with a long track easily is; the stream path reads them.
+    let parser = XMLParser(
+      stream: InputStream(data: data.dropFirst(start)))
+    parser.shouldProcessNamespaces = true
+    parser.shouldResolveExternalEntities = false
+    parser.delegate = reader
+    _ = parser.parse()
+    if let failure = reader.failure { throw failure }
+    guard reader.sawRoot else {
+      throw .unrecognizedContent(
+        file: file, expected: LocationsFormat.gpx.expectedContent, found: "XML without any element")
+    }
+    return reader.finish()
+  }
+
+  // MARK: Writing
+
+  static func encode(_ set: LocationSet) -> String {
+    var output = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <gpx version="1.1" creator="mymap" xmlns="\(namespace11)" xmlns:mymap="\(mymapNamespace)" \
+      xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+      xsi:schemaLocation="\(namespace11) http://www.topografix.com/GPX/1/1/gpx.xsd">
+
+      """
+    func element(_ name: String, _ text: String, indent: String) {
+      output += "\(indent)<\(name)>\(escaped(text))</\(name)>\n"
+    }
+    for location in set.locations {
+      output +=
+        "  <wpt lat=\"\(JSONWriter.numberText(location.latitude))\""
+        + " lon=\"\(JSONWriter.numberText(location.longitude))\">\n"
+      // GPX 1.1 orders a waypoint's elements: time, name, …, type, extensions.
+      if let date = location.date { element("time", ISO8601Date.format(date), indent: "    ") }
+      if !location.locationDescription.isEmpty {
+        element("name", location.locationDescription, indent: "    ")
+      }
+      if location.category != Category.default.name { element("type", location.category, indent: "    ") }
+      output += "    <extensions>\n"
+      element("mymap:id", location.id, indent: "      ")
+      if let placemark = location.placemark {
+        output += "      <mymap:placemark>\n"
+        for (name, value) in placemarkFields(placemark) {
+          if let value { element("mymap:\(name)", value, indent: "        ") }
+        }
+        output += "      </mymap:placemark>\n"
+      }
+      if let photo = location.photoPath { element("mymap:photo", photo, indent: "      ") }
+      output += "    </extensions>\n  </wpt>\n"
+    }
+    return output + "</gpx>\n"
+  }
+
+  static func placemarkFields(_ placemark: Placemark) -> KeyValuePairs<String, String?> {
+    [
+      "subThoroughfare": placemark.subThoroughfare, "thoroughfare": placemark.thoroughfare,
+      "locality": placemark.locality, "administrativeArea": placemark.administrativeArea,
+      "postalCode": placemark.postalCode, "country": placemark.country,
+    ]
+  }
+
+  /// Text as XML character data: `&`, `<`, `>` and `"` escaped, a carriage return as `&#13;` (a parser would
+  /// turn a literal one into a line feed), characters XML cannot hold left out.
+  static func escaped(_ text: String) -> String {
+    var output = ""
+    output.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": output += "&amp;"
+      case "<": output += "&lt;"
+      case ">": output += "&gt;"
+      case "\"": output += "&quot;"
+      case "\r": output += "&#13;"
+      case "\t", "\n": output.unicodeScalars.append(scalar)
+      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    return output
+  }
+
+  // MARK: Reading
+
+  /// A waypoint being read.
+  private struct Waypoint {
+    var line: Int
+    var latitude: Double
+    var longitude: Double
+    var name: String?
+    var desc: String?
+    var type: String?
+    var date: Date?
+    var id: String?
+    var photo: String?
+    /// From mymap's extension; present even when empty, as it was written.
+    var placemark: Placemark?
+    /// From a Garmin address; used only without a mymap placemark.
+    var garminAddress = Placemark()
+    var warnings: [String] = []
+
+    /// The place, and every warning about it.
+    func record() -> (read: ReadRecord, warnings: [String]) {
+      // The category's warning first, as in the other formats.
+      var warnings: [String] = []
+      let category = categoryName(type ?? "", warnings: &warnings)
+      let description = (name ?? "").isEmpty ? (desc ?? "") : name!
+      let location = Location(
+        id: id, latitude: latitude, longitude: longitude, locationDescription: description,
+        category: category, date: date,
+        placemark: placemark ?? (garminAddress.isEmpty ? nil : garminAddress), photoPath: photo)
+      return (ReadRecord(location: location, hasOwnID: id != nil), warnings + self.warnings)
+    }
+  }
+
+  /// The elements of a waypoint whose text is read.
+  private enum Field {
+    case name
+    case desc
+    case type
+    case time
+    case id
+    case photo
+    case placemark(WritableKeyPath<Placemark, String?>)
+    case garmin(WritableKeyPath<Placemark, String?>)
+  }
+
+  /// An XMLParser delegate that collects waypoints. Used on one thread, by one `decode` call.
+  private final class Reader: NSObject, XMLParserDelegate {
+    let file: String
+    private(set) var failure: LocationsFileError?
+    private(set) var sawRoot = false
+    private var collector = RecordCollector()
+    /// Open elements: namespace and local name.
+    private var stack: [(namespace: String, name: String)] = []
+    private var rootNamespace = ""
+    private var tracks = 0
+    private var routes = 0
+    private var waypoint: Waypoint?
+    /// The element whose text is being read, its depth (`stack.count` inside it) and line.
+    private var field: (kind: Field, depth: Int, line: Int)?
+    private var text = ""
+
+    /// Lines skipped before the XML, added to the parser's line numbers.
+    let lineOffset: Int
+
+    init(file: String, lineOffset: Int) {
+      self.file = file
+      self.lineOffset = lineOffset
+    }
+
+    /// The line of the file the parser is at.
+    private func line(_ parser: XMLParser) -> Int { parser.lineNumber + lineOffset }
+
+    func finish() -> LocationSet {
+      var parts: [String] = []
+      if tracks > 0 { parts.append(tracks == 1 ? "1 track" : "\(tracks) tracks") }
+      if routes > 0 { parts.append(routes == 1 ? "1 route" : "\(routes) routes") }
+      if !parts.isEmpty {
+        let reason = tracks + routes == 1 ? "it is not a place" : "they are not places"
+        collector.warn("skipped \(parts.joined(separator: " and ")): \(reason)")
+      }
+      return collector.finish()
+    }
+
+    private func fail(_ error: LocationsFileError, _ parser: XMLParser) {
+      guard failure == nil else { return }
+      failure = error
+      parser.abortParsing()
+    }
+
+    private func isGPX(_ namespace: String) -> Bool {
+      namespace.isEmpty || namespace == rootNamespace || namespace == GPX.namespace11
+        || namespace == GPX.namespace10
+    }
+
+    func parser(
+      _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+      qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
+      guard failure == nil else { return }
+      let namespace = namespaceURI ?? ""
+      defer { stack.append((namespace, elementName)) }
+      switch stack.count {
+      case 0:
+        sawRoot = true
+        rootNamespace = namespace
+        guard elementName == "gpx" else {
+          if elementName == "kml" { return fail(.unsupportedFormat(file: file, format: "KML"), parser) }
+          return fail(
+            .unrecognizedContent(
+              file: file, expected: LocationsFormat.gpx.expectedContent,
+              found: "XML whose root element is <\(qName ?? elementName)>"), parser)
+        }
+      case 1 where isGPX(namespace):
+        switch elementName {
+        case "wpt": startWaypoint(attributeDict, parser)
+        case "trk": tracks += 1
+        case "rte": routes += 1
+        default: break
+        }
+      default:
+        guard waypoint != nil, field == nil else { return }
+        if namespace == GPX.mymapNamespace && elementName == "placemark" && waypoint?.placemark == nil {
+          // Present even when it holds no field, as it was written.
+          waypoint?.placemark = Placemark()
+        }
+        guard let kind = fieldKind(namespace, elementName) else { return }
+        field = (kind, stack.count + 1, line(parser))
+        text = ""
+      }
+    }
+
+    /// Which field an element inside a waypoint is, from its namespace, name and parent.
+    private func fieldKind(_ namespace: String, _ name: String) -> Field? {
+      let parent = stack.last!
+      if stack.count == 2 && isGPX(namespace) {
+        switch name {
+        case "name": return .name
+        case "desc": return .desc
+        case "type": return .type
+        case "time": return .time
+        default: return nil
+        }
+      }
+      if namespace == GPX.mymapNamespace {
+        if parent.namespace == GPX.mymapNamespace && parent.name == "placemark" {
+          let fields: [String: WritableKeyPath<Placemark, String?>] = [
+            "subThoroughfare": \.subThoroughfare, "thoroughfare": \.thoroughfare, "locality": \.locality,
+            "administrativeArea": \.administrativeArea, "postalCode": \.postalCode, "country": \.country,
+          ]
+          return fields[name].map(Field.placemark)
+        }
+        switch name {
+        case "id": return .id
+        case "photo": return .photo
+        default: return nil
+        }
+      }
+      if namespace == GPX.garminNamespace && parent.namespace == GPX.garminNamespace
+        && parent.name == "Address"
+      {
+        switch name {
+        // The first street line only: a second one is usually a building or flat.
+        case "StreetAddress" where waypoint?.garminAddress.thoroughfare == nil: return .garmin(\.thoroughfare)
+        case "City": return .garmin(\.locality)
+        case "State": return .garmin(\.administrativeArea)
+        case "PostalCode": return .garmin(\.postalCode)
+        case "Country": return .garmin(\.country)
+        default: return nil
+        }
+      }
+      return nil
+    }
+
+    private func startWaypoint(_ attributes: [String: String], _ parser: XMLParser) {
+      let wptLine = line(parser)
+      do throws(RecordProblem) {
+        let missing = ["lat", "lon"].filter { attributes[$0] == nil }
+        if !missing.isEmpty {
+          throw RecordProblem(
+            "wpt has no \(missing.joined(separator: " and ")) attribute\(missing.count == 2 ? "s" : "")")
+        }
+        waypoint = Waypoint(
+          line: wptLine, latitude: try degrees(text: attributes["lat"]!, .latitude, field: "wpt lat"),
+          longitude: try degrees(text: attributes["lon"]!, .longitude, field: "wpt lon"))
+      } catch {
+        fail(.invalidLine(file: file, line: wptLine, message: error.message), parser)
+      }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+      if field != nil { text += string }
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+      if field != nil { text += String(decoding: CDATABlock, as: UTF8.self) }
+    }
+
+    func parser(
+      _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+      qualifiedName qName: String?
+    ) {
+      guard failure == nil else { return }
+      if let field, field.depth == stack.count {
+        self.field = nil
+        do throws(RecordProblem) {
+          try store(field.kind, text)
+        } catch {
+          return fail(.invalidLine(file: file, line: field.line, message: error.message), parser)
+        }
+      }
+      stack.removeLast()
+      if stack.count == 1, let waypoint {
+        self.waypoint = nil
+        let (read, warnings) = waypoint.record()
+        do throws(RecordProblem) {
+          try collector.add(read, record: "line \(waypoint.line)", warnings: warnings)
+        } catch {
+          fail(.invalidLine(file: file, line: waypoint.line, message: error.message), parser)
+        }
+      }
+    }
+
+    private func store(_ kind: Field, _ text: String) throws(RecordProblem) {
+      let trimmed = trimmedSpaces(text, newlines: true)
+      switch kind {
+      case .name: waypoint?.name = text
+      case .desc: waypoint?.desc = text
+      case .type: waypoint?.type = trimmed
+      case .time:
+        guard !trimmed.isEmpty else { return }
+        var warnings: [String] = []
+        waypoint?.date = try isoDate(trimmed, field: "time", warnings: &warnings)
+        waypoint?.warnings += warnings
+      case .id: waypoint?.id = trimmed.isEmpty ? nil : trimmed
+      case .photo: waypoint?.photo = trimmed.isEmpty ? nil : trimmed
+      case .placemark(let path): waypoint?.placemark?[keyPath: path] = text
+      case .garmin(let path): waypoint?.garminAddress[keyPath: path] = trimmed.isEmpty ? nil : trimmed
+      }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+      let code = (parseError as NSError).code
+      fail(.malformedXML(file: file, line: line(parser), message: Self.message(forXMLError: code)), parser)
+    }
+
+    /// What libxml2's error numbers (which FoundationXML passes on as codes) mean, in words a person editing
+    /// the file can act on.
+    static func message(forXMLError code: Int) -> String {
+      switch code {
+      case 4: return "no root element (the file does not start like XML)"
+      case 5: return "the document ends too early, or has more after its root element"
+      case 9: return "a character XML does not allow here (or text that is not UTF-8)"
+      case 23: return "an entity reference without its ';' (write a literal & as &amp;)"
+      case 26: return "an undefined entity (write a literal & as &amp;)"
+      case 38: return "'<' inside an attribute value (write it as &lt;)"
+      case 39: return "an attribute value must be in quotes"
+      case 40: return "an attribute value is missing its closing quote"
+      case 41: return "an attribute without a value"
+      case 42: return "an attribute given twice in one tag"
+      case 64: return "the XML declaration (<?xml …?>) must be at the very start of the file"
+      case 65, 73: return "a tag is not closed with '>'"
+      case 68: return "'&' or '<' not followed by a name (write a literal & as &amp; and < as &lt;)"
+      case 76: return "a closing tag does not match the element it closes"
+      case 77: return "an element is not closed before the end of the file"
+      case 89: return "entity references nest too deeply"
+      case 201: return "a namespace prefix that is not declared"
+      default: return "the XML is not well-formed (XML parser error \(code))"
+      }
+    }
+  }
+}

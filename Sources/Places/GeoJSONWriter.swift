@@ -1,0 +1,38 @@
+import JSON
+
+extension GeoJSON {
+  /// A FeatureCollection with one Point feature per place, in order: the id both as the feature's `id`
+  /// (RFC 7946) and as `properties.id` (many tools show only properties), then `description`, `category`,
+  /// `date`, `placemark` and `photo` as in mymap JSON (absent optionals left out). Reading it back gives the
+  /// same places. The user's position is not written (GeoJSON has no place for it).
+  static func encode(_ set: LocationSet) -> JSONValue {
+    .object([
+      .init("type", .string("FeatureCollection")),
+      .init("features", .array(set.locations.map(feature))),
+    ])
+  }
+
+  private static func feature(_ location: Location) -> JSONValue {
+    var properties: [JSONValue.Member] = [
+      .init("id", .string(location.id)),
+      .init("description", .string(location.locationDescription)),
+      .init("category", .string(location.category)),
+    ]
+    if let date = location.date { properties.append(.init("date", .string(ISO8601Date.format(date)))) }
+    if let placemark = location.placemark {
+      properties.append(.init("placemark", LocationsJSON.encode(placemark)))
+    }
+    if let photo = location.photoPath { properties.append(.init("photo", .string(photo))) }
+    return .object([
+      .init("type", .string("Feature")),
+      .init("id", .string(location.id)),
+      .init(
+        "geometry",
+        .object([
+          .init("type", .string("Point")),
+          .init("coordinates", .array([.number(location.longitude), .number(location.latitude)])),
+        ])),
+      .init("properties", .object(properties)),
+    ])
+  }
+}
