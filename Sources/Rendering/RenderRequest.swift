@@ -50,7 +50,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .invalidSize(let reason): return reason
     case .nothingToShow:
-      return "nothing to show: give places (--locations), a user position (--user) or a centre (--center)"
+      return
+        "nothing to show: no places to draw (none given, stored or matching the filters) and no --user or --center"
     case .incompleteBasemap(let missing, let needed, let source):
       return "\(missing) of \(needed) tiles are missing from \(source); nothing was written (--offline)"
     case .tileSource(let reason): return reason

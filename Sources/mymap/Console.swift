@@ -20,3 +20,8 @@ enum Console {
 
   static var stderrIsTerminal: Bool { isatty(2) == 1 }
 }
+
+/// `1 place`, `2 places`.
+func count(_ number: Int, _ noun: String) -> String {
+  "\(number) \(noun)\(number == 1 ? "" : "s")"
+}

@@ -25,12 +25,7 @@ enum RenderCommand {
       .value("scale", valueName: "N", help: "Pixels per point: 1, 2 or 3.", default: "1"),
       .value(
         "locations", short: "l", valueName: "FILE",
-        help: "Places to draw: mymap locations JSON or GeoJSON (- for standard input)."),
-      .value(
-        "category", valueName: "NAME", help: "Only places in this category (repeat for several).",
-        repeatable: true),
-      .value("since", valueName: "DATE", help: "Only places saved on or after this ISO 8601 date."),
-      .value("until", valueName: "DATE", help: "Only places saved on or before this ISO 8601 date."),
+        help: "Places to draw from a file (JSON, GeoJSON, GPX, CSV; - for stdin) instead of the store."),
       .value(
         "user", valueName: "LAT,LON[,ACC]",
         help: "The user's position (blue dot), with its accuracy in metres."),
@@ -57,7 +52,7 @@ enum RenderCommand {
         "layout-json", valueName: "PATH",
         help: "Also write where everything was drawn, as JSON (- for standard output)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
-    ])
+    ] + FilterOptions.options + [StoreAccess.option])
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
     let out = arguments.string("out")!
@@ -112,7 +107,7 @@ enum RenderCommand {
   {
     var request = RenderRequest(annotations: [])
     let user: UserPosition?
-    let filter: PlaceFilter
+    let filter: LocationFilter
     do {
       user = try arguments.value("user", as: ValueParsers.userPosition)
       request.size = try arguments.value("size", as: ValueParsers.size)!
@@ -123,10 +118,7 @@ enum RenderCommand {
       request.spanMeters = try arguments.value("span-meters", as: ValueParsers.positiveNumber)
       request.padding = try arguments.value("padding", as: ValueParsers.nonNegativeNumber)!
       request.showCallouts = try arguments.value("callouts", as: ValueParsers.callouts)!
-      filter = PlaceFilter(
-        categories: Set(arguments.strings("category").map { $0.lowercased() }),
-        since: try arguments.value("since", as: ValueParsers.date),
-        until: try arguments.value("until", as: ValueParsers.endOfDate))
+      filter = try FilterOptions.filter(arguments)
     } catch {
       throw .usage("\(error)")
     }
@@ -150,29 +142,20 @@ enum RenderCommand {
     return request
   }
 
-  /// Which places of the file to draw.
-  private struct PlaceFilter {
-    let categories: Set<String>
-    let since: Date?
-    let until: Date?
-
-    func includes(_ place: Location) -> Bool {
-      if !categories.isEmpty && !categories.contains(place.category.lowercased()) { return false }
-      // A place without a date is outside any date range.
-      if let since, (place.date ?? .distantPast) < since { return false }
-      if let until, (place.date ?? .distantFuture) > until { return false }
-      return true
-    }
-  }
-
-  /// The places of `--locations`, filtered.
-  private static func loadPlaces(_ arguments: ParsedArguments, filter: PlaceFilter, quiet: Bool)
-    throws(CLIError)
-    -> LocationSet
+  /// The places of `--locations`, else of the store, filtered.
+  private static func loadPlaces(_ arguments: ParsedArguments, filter: LocationFilter, quiet: Bool)
+    throws(CLIError) -> LocationSet
   {
     guard let path = arguments.string("locations") else {
-      if arguments.isGiven("user") || arguments.isGiven("center") { return LocationSet() }
-      throw .usage("no places to draw: give --locations FILE (or --user / --center for a map without places)")
+      let storePath = StoreAccess.path(arguments)
+      let onlyOverlays = arguments.isGiven("user") || arguments.isGiven("center")
+      if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return LocationSet() }
+      let store = try StoreAccess.open(arguments, create: false)
+      do {
+        return LocationSet(locations: try store.locations(filter, order: .dateAscending))
+      } catch {
+        throw StoreAccess.map(error)
+      }
     }
     var places: LocationSet
     do {

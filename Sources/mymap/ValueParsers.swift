@@ -28,6 +28,22 @@ enum ValueParsers {
     return try validated(Coordinate(latitude: numbers[0], longitude: numbers[1]))
   }
 
+  static func latitude(_ text: String) throws -> Double {
+    guard let value = Double(text), value.isFinite else {
+      throw InvalidValue("expected a latitude in degrees")
+    }
+    guard abs(value) <= 90 else { throw InvalidValue("latitude must be between -90 and 90") }
+    return value
+  }
+
+  static func longitude(_ text: String) throws -> Double {
+    guard let value = Double(text), value.isFinite else {
+      throw InvalidValue("expected a longitude in degrees")
+    }
+    guard abs(value) <= 180 else { throw InvalidValue("longitude must be between -180 and 180") }
+    return value
+  }
+
   static func userPosition(_ text: String) throws -> UserPosition {
     let numbers = try decimals(
       text, count: 2...3, expected: "LAT,LON or LAT,LON,ACCURACY_M, like 48.8566,2.3522,65")

@@ -5,9 +5,22 @@ import Foundation
 let version = "0.1.0"
 let tool = ToolSpec(
   name: "mymap", abstract: "Turn saved places into a finished static map image (PNG, SVG or PDF), offline.",
-  commands: [RenderCommand.spec, DiffCommand.spec, HelpCommand.spec])
+  commands: [
+    RenderCommand.spec, AddCommand.spec, ListCommand.spec, ShowCommand.spec, EditCommand.spec,
+    DeleteCommand.spec,
+    CategoriesCommand.spec, ImportCommand.spec, ExportCommand.spec, DiffCommand.spec, HelpCommand.spec,
+  ])
 
 func main() -> Int32 {
+  /// Each command's code, by name.
+  let runners: [String: (ParsedArguments) throws(CLIError) -> Void] = [
+    RenderCommand.spec.name: RenderCommand.run, AddCommand.spec.name: AddCommand.run,
+    ListCommand.spec.name: ListCommand.run, ShowCommand.spec.name: ShowCommand.run,
+    EditCommand.spec.name: EditCommand.run, DeleteCommand.spec.name: DeleteCommand.run,
+    CategoriesCommand.spec.name: CategoriesCommand.run, ImportCommand.spec.name: ImportCommand.run,
+    ExportCommand.spec.name: ExportCommand.run, DiffCommand.spec.name: DiffCommand.run,
+    HelpCommand.spec.name: { arguments throws(CLIError) in try HelpCommand.run(arguments, tool: tool) },
+  ]
   let argv = Array(CommandLine.arguments.dropFirst())
   if argv == ["--version"] || argv == ["version"] {
     Console.print("mymap \(version)")
@@ -23,11 +36,7 @@ func main() -> Int32 {
         Console.print(tool.help(for: command))
         return 0
       }
-      switch command.name {
-      case RenderCommand.spec.name: try RenderCommand.run(arguments)
-      case DiffCommand.spec.name: try DiffCommand.run(arguments)
-      default: try HelpCommand.run(arguments, tool: tool)
-      }
+      try runners[command.name]!(arguments)
       return 0
     }
   } catch let error as ArgumentError {

@@ -112,11 +112,26 @@ final class Sandbox: Sendable {
     return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != ".home" }.sorted()
   }
 
+  /// Where `mymap` keeps its store in this sandbox: `$MYMAP_HOME/locations.sqlite`.
+  var storePath: String { home.appendingPathComponent("mymap/locations.sqlite").path }
+
   /// Runs `mymap` with these arguments in the sandbox folder and waits for it (30 s at most).
   func run(
     _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
     file: StaticString = #filePath, line: UInt = #line
   ) throws -> CLIResult {
+    try start(arguments, stdin: stdin, environment: extra).wait(file: file, line: line)
+  }
+
+  /// Starts `mymap` without waiting for it, so that several can run at once; `wait()` collects the result.
+  ///
+  /// The environment is the sandbox's own: HOME, `MYMAP_HOME` (`home/mymap`), the XDG folders under HOME,
+  /// `TZ=UTC` (dates do not depend on the machine's zone), and the search paths from the test's own
+  /// environment; `LANG` and the `LC_*` variables are not passed, so dates read as in plain US English unless
+  /// `extra` sets them. `extra` overrides any of these.
+  func start(
+    _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]
+  ) throws -> RunningMymap {
     let executable = try MymapBinary.url()
     let process = Process()
     process.executableURL = executable
@@ -128,6 +143,7 @@ final class Sandbox: Sendable {
       "MYMAP_HOME": home.appendingPathComponent("mymap").path,
       "XDG_DATA_HOME": home.appendingPathComponent("data").path,
       "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+      "TZ": "UTC",
     ]
     for key in ["PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH"] {
       if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
@@ -154,6 +170,19 @@ final class Sandbox: Sendable {
     }
 
     try process.run()
+    return RunningMymap(arguments: arguments, process: process, capture: capture)
+  }
+}
+
+/// A `mymap` process started by `Sandbox.start`.
+struct RunningMymap {
+  let arguments: [String]
+  let process: Process
+  /// Holds the captured stdout and stderr files until the result is read.
+  let capture: TemporaryDirectory
+
+  /// Waits for the process (30 s at most from now) and returns what it produced.
+  func wait(file: StaticString = #filePath, line: UInt = #line) -> CLIResult {
     let deadline = Date().addingTimeInterval(30)
     while process.isRunning {
       if Date() > deadline {
@@ -169,8 +198,8 @@ final class Sandbox: Sendable {
 
     let result = CLIResult(
       arguments: arguments, status: process.terminationStatus,
-      stdout: (try? Data(contentsOf: stdoutURL)) ?? Data(),
-      stderr: String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self))
+      stdout: (try? Data(contentsOf: capture.url("stdout"))) ?? Data(),
+      stderr: String(decoding: (try? Data(contentsOf: capture.url("stderr"))) ?? Data(), as: UTF8.self))
     if process.terminationReason == .uncaughtSignal {
       XCTFail("mymap crashed (signal \(result.status))\n\(result.transcript)", file: file, line: line)
     }

@@ -125,9 +125,12 @@ final class UsageErrorTests: XCTestCase {
   func testNoPlacesToDraw() throws {
     let sandbox = try Sandbox()
     let result = try sandbox.run(["render", "--tiles", Inputs.europeTiles, "--size", "200x150"])
+    // Without --locations, render reads the store; there is none yet.
     assertFailed(
       result, status: 2,
-      message: "no places to draw: give --locations FILE (or --user / --center for a map without places)")
+      message:
+        "no places stored yet (\(sandbox.storePath) does not exist); add some with 'mymap add' or 'mymap import'"
+    )
     XCTAssertEqual(try sandbox.files(), [])
   }
 

@@ -185,7 +185,8 @@ final class SnapshotterTests: XCTestCase {
     XCTAssertEqual(error, .nothingToShow)
     XCTAssertEqual(
       error?.description,
-      "nothing to show: give places (--locations), a user position (--user) or a centre (--center)")
+      "nothing to show: no places to draw (none given, stored or matching the filters) and no --user or --center"
+    )
   }
 
   func testAUserAloneOrACentreAloneIsEnough() throws {

@@ -1,0 +1,125 @@
+import Arguments
+import Foundation
+import Places
+
+/// `mymap import FILE`: all or nothing, never twice the same place.
+enum ImportCommand {
+  static let spec = CommandSpec(
+    "import", abstract: "Add the places of a file to the store: all of them, or none if one is bad.",
+    discussion: """
+      Reads mymap JSON, GeoJSON, GPX (waypoints), CSV with a header, or the My Locations app's \
+      DataModel.sqlite. A place already in the store (the same id, or for files without ids the same \
+      position, description and date) is skipped, so importing a file twice adds nothing.
+      """,
+    arguments: [.required("FILE", help: "The file to import (- for standard input).")],
+    options: [
+      .flag("dry-run", help: "Show what would be imported, and change nothing."),
+      .value("format", valueName: "FORMAT", help: "json, geojson, gpx or csv (default: from the file)."),
+      .flag("quiet", short: "q", help: "Print nothing but errors."),
+      StoreAccess.option,
+    ])
+
+  static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    let format = try FormatOption.value(arguments)
+    let path = arguments.positional("FILE")!
+    let places: LocationSet
+    do {
+      places = try LocationsFile.read(path: path, format: format)
+    } catch {
+      throw .badInput(error.description)
+    }
+    let quiet = arguments.flag("quiet")
+    if !quiet { for warning in places.warnings { Console.warning(warning) } }
+    let dryRun = arguments.flag("dry-run")
+    let summary = try importing(places, arguments: arguments, dryRun: dryRun)
+    if dryRun {
+      let output = BufferedOutput()
+      for place in places.locations { output.write(PlaceText.row(place)) }
+      output.write(
+        "would import \(summary.added) of \(count(places.locations.count, "place"))"
+          + " (\(summary.duplicates) already in the store); nothing was changed\n")
+      output.flush()
+    } else if !quiet {
+      Console.print(
+        "imported \(count(summary.added, "place")) (\(summary.duplicates) already in the store)")
+    }
+  }
+}
+
+extension ImportCommand {
+  /// Imports into the store, or for a dry run counts what would be imported. A dry run against a store
+  /// that does not exist yet uses an empty scratch store, so that it creates nothing.
+  fileprivate static func importing(_ places: LocationSet, arguments: ParsedArguments, dryRun: Bool)
+    throws(CLIError) -> ImportSummary
+  {
+    var scratch: URL?
+    defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
+    let store: LocationStore
+    if dryRun && !FileManager.default.fileExists(atPath: StoreAccess.path(arguments)) {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "mymap-dry-run-\(UUID().uuidString)")
+      scratch = folder
+      do {
+        store = try LocationStore(path: folder.appendingPathComponent("locations.sqlite").path)
+      } catch {
+        throw StoreAccess.map(error)
+      }
+    } else {
+      store = try StoreAccess.open(arguments)
+    }
+    do {
+      return try store.importLocations(places.locations, idsWereGiven: places.idsGiven, dryRun: dryRun)
+    } catch {
+      throw StoreAccess.map(error)
+    }
+  }
+}
+
+/// `mymap export`: the store (or a filtered part of it) in a format other tools read.
+enum ExportCommand {
+  static let spec = CommandSpec(
+    "export", abstract: "Write the saved places as GeoJSON, GPX, CSV or mymap JSON.",
+    options: [
+      .value(
+        "format", valueName: "FORMAT", help: "json, geojson, gpx or csv (default: from --out's extension)."),
+      .value(
+        "out", short: "o", valueName: "PATH", help: "Where to write; - for standard output.", default: "-"),
+    ] + FilterOptions.options + [StoreAccess.option])
+
+  static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    let out = arguments.string("out")!
+    var format = try FormatOption.value(arguments)
+    if format == nil && out != "-" {
+      format = LocationsFormat(fileName: out)
+    }
+    guard let format else {
+      throw .usage("which format? give --format json|geojson|gpx|csv (or an --out file ending in one)")
+    }
+    let filter: LocationFilter
+    do {
+      filter = try FilterOptions.filter(arguments)
+    } catch {
+      throw .usage(error.description)
+    }
+    let store = try StoreAccess.open(arguments, create: false)
+    let places: [Location]
+    do {
+      places = try store.locations(filter, order: .dateAscending)
+    } catch {
+      throw StoreAccess.map(error)
+    }
+    try OutputFile.write(
+      [UInt8](LocationsFile.encode(LocationSet(locations: places), format: format)), to: out)
+  }
+}
+
+/// The `--format` of import and export.
+enum FormatOption {
+  static func value(_ arguments: ParsedArguments) throws(CLIError) -> LocationsFormat? {
+    guard let text = arguments.string("format") else { return nil }
+    guard let format = LocationsFormat(rawValue: text.lowercased()) else {
+      throw .usage("invalid value '\(text)' for --format: expected json, geojson, gpx or csv")
+    }
+    return format
+  }
+}

@@ -1,0 +1,346 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `mymap import` and `mymap export`: every format in and out, all or nothing, never twice the same place.
+final class ImportExportTests: XCTestCase {
+  private let mymapJSON = """
+    { "locations": [
+        { "id": "apple-park", "latitude": 37.3349, "longitude": -122.0090,
+          "description": "Apple Park", "category": "Landmark", "date": "2026-11-29T10:00:00Z",
+          "placemark": { "subThoroughfare": "1", "thoroughfare": "Apple Park Way", "locality": "Cupertino",
+                         "administrativeArea": "CA", "postalCode": "95014", "country": "United States" } },
+        { "id": "ferry-building", "latitude": 37.7955, "longitude": -122.3937,
+          "description": "Ferry Building", "category": "Grocery Store", "date": "2026-11-28T16:30:00Z" } ] }
+    """
+
+  private let gpxWithTrack = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+      <wpt lat="48.8584" lon="2.2945"><time>2026-05-01T09:00:00Z</time><name>Eiffel Tower</name><type>Landmark</type></wpt>
+      <wpt lat="51.5081" lon="-0.1281"><name>Trafalgar Square</name></wpt>
+      <trk><name>walk</name><trkseg><trkpt lat="48.1" lon="2.1"/><trkpt lat="48.2" lon="2.2"/></trkseg></trk>
+    </gpx>
+    """
+
+  /// Imports `file` and checks the summary line; returns the result.
+  @discardableResult
+  private func importFile(
+    _ sandbox: Sandbox, _ file: String, added: Int, duplicates: Int, warnings: [String] = [],
+    extra: [String] = [], line: UInt = #line
+  ) throws -> CLIResult {
+    let result = try sandbox.run(["import", file] + extra, line: line)
+    assertSucceeded(result, line: line)
+    XCTAssertEqual(
+      result.stdoutText,
+      "imported \(added) place\(added == 1 ? "" : "s") (\(duplicates) already in the store)\n", line: line)
+    XCTAssertEqual(result.stderrLines, warnings.map { "mymap: warning: " + $0 }, line: line)
+    return result
+  }
+
+  // MARK: Each format
+
+  func testImportMymapJSONTwice() throws {
+    let sandbox = try Sandbox()
+    try sandbox.write(mymapJSON, to: "places.json")
+    try importFile(sandbox, "places.json", added: 2, duplicates: 0)
+    XCTAssertTrue(sandbox.storeExists)
+    let places = try sandbox.listJSON()
+    XCTAssertEqual(places.map { $0["id"] as? String }, ["ferry-building", "apple-park"])
+    XCTAssertEqual(places[1]["description"] as? String, "Apple Park")
+    XCTAssertEqual(places[1]["date"] as? String, "2026-11-29T10:00:00Z")
+    XCTAssertEqual((places[1]["placemark"] as? [String: String])?["thoroughfare"], "Apple Park Way")
+    let before = try sandbox.listJSONText()
+    try importFile(sandbox, "places.json", added: 0, duplicates: 2)
+    XCTAssertEqual(try sandbox.listJSONText(), before, "importing twice adds nothing")
+  }
+
+  func testImportGeoJSON() throws {
+    let sandbox = try Sandbox()
+    try sandbox.write(Inputs.japanGeoJSON, to: "japan.geojson")
+    try importFile(sandbox, "japan.geojson", added: 2, duplicates: 0)
+    let list = try sandbox.run(["list"])
+    XCTAssertEqual(
+      list.stdoutText,
+      "Grocery Store\n" + listRow("nishiki", "Nishiki Market", "Lat: 35.01160000, Long: 135.77270000")
+        + "Landmark\n" + listRow("tokyo-tower", "Tokyo Tower", "Lat: 35.65860000, Long: 139.74540000"))
+    try importFile(sandbox, "japan.geojson", added: 0, duplicates: 2)
+  }
+
+  func testImportGPXWaypointsAndWarnAboutTracks() throws {
+    let sandbox = try Sandbox()
+    try sandbox.write(gpxWithTrack, to: "trip.gpx")
+    try importFile(
+      sandbox, "trip.gpx", added: 2, duplicates: 0, warnings: ["skipped 1 track: it is not a place"])
+    let places = try sandbox.listJSON()
+    XCTAssertEqual(places.map { $0["description"] as? String }, ["Eiffel Tower", "Trafalgar Square"])
+    XCTAssertEqual(places.map { $0["category"] as? String }, ["Landmark", "No Category"])
+    XCTAssertEqual(places[0]["date"] as? String, "2026-05-01T09:00:00Z")
+    XCTAssertNil(places[1]["date"])
+    // Waypoints have no ids: the same position, description and date is the same place.
+    try importFile(
+      sandbox, "trip.gpx", added: 0, duplicates: 2, warnings: ["skipped 1 track: it is not a place"])
+    // --quiet drops the warning and the summary.
+    let quiet = try sandbox.run(["import", "--quiet", "trip.gpx"])
+    assertSucceeded(quiet)
+    XCTAssertEqual(quiet.stdoutText, "")
+    XCTAssertEqual(quiet.stderr, "")
+  }
+
+  func testImportCSVWithByteOrderMarkAndCRLF() throws {
+    let sandbox = try Sandbox()
+    let csv =
+      "\u{FEFF}Latitude,Longitude,Name,Category,Date,Locality\r\n"
+      + "52.5163,13.3777,\"Brandenburger Tor, Berlin\",Landmark,2026-03-01T12:00:00Z,Berlin\r\n"
+      + "48.8584,2.2945,\"Say \"\"bonjour\"\"\",,,Paris\r\n"
+    try sandbox.write(csv, to: "sheet.csv")
+    try importFile(sandbox, "sheet.csv", added: 2, duplicates: 0)
+    let list = try sandbox.run(["list"])
+    assertSucceeded(list)
+    let ids = try sandbox.listedIDs()
+    XCTAssertEqual(ids.count, 2)
+    XCTAssertEqual(
+      list.stdoutText,
+      "Landmark\n" + listRow(ids[0], "Brandenburger Tor, Berlin", "Berlin") + "No Category\n"
+        + listRow(ids[1], "Say \"bonjour\"", "Paris"))
+    try importFile(sandbox, "sheet.csv", added: 0, duplicates: 2)
+  }
+
+  func testImportFromStandardInput() throws {
+    let sandbox = try Sandbox()
+    let result = try sandbox.run(["import", "-"], stdin: Data(mymapJSON.utf8))
+    assertSucceeded(result)
+    XCTAssertEqual(result.stdoutText, "imported 2 places (0 already in the store)\n")
+    XCTAssertEqual(try sandbox.listedIDs(), ["ferry-building", "apple-park"])
+  }
+
+  /// The My Locations app's own `DataModel.sqlite` (Core Data), copied into the sandbox; the copy is read,
+  /// never written.
+  func testImportMyLocationsCoreDataStore() throws {
+    let fixture = RepositoryPaths.root.appendingPathComponent(
+      "Tests/PlacesTests/Fixtures/coredata/DataModel.sqlite")
+    guard FileManager.default.fileExists(atPath: fixture.path) else {
+      throw XCTSkip("no Core Data fixture at \(fixture.path)")
+    }
+    let sandbox = try Sandbox()
+    let original = try Data(contentsOf: fixture)
+    let copy = try sandbox.write(original, to: "app/DataModel.sqlite")
+    let first = try sandbox.run(["import", copy])
+    assertSucceeded(first)
+    XCTAssertEqual(first.stdoutText, "imported 6 places (0 already in the store)\n")
+    let places = try sandbox.listJSON()
+    XCTAssertEqual(
+      Set(places.compactMap { $0["description"] as? String }),
+      [
+        "Apple Park Visitor Center", "Infinite Loop", "Memorial Park", "", "Books Inc.",
+        "Stevens Creek Reservoir",
+      ])
+    let visitor = try XCTUnwrap(places.first { $0["description"] as? String == "Apple Park Visitor Center" })
+    XCTAssertEqual(visitor["id"] as? String, "cd-106abd40781532d5")
+    XCTAssertEqual(visitor["category"] as? String, "Apple Store")
+    XCTAssertEqual(visitor["date"] as? String, "2024-05-14T09:30:00.25Z")
+    let show = try sandbox.run(["show", "cd-106ab"])
+    XCTAssertTrue(
+      show.stdoutText.contains("\nAddress:     10600 N Tantau Ave, Cupertino, CA 95014, United States\n"),
+      show.stdoutText)
+
+    let second = try sandbox.run(["import", copy])
+    assertSucceeded(second)
+    XCTAssertEqual(second.stdoutText, "imported 0 places (6 already in the store)\n")
+    XCTAssertEqual(try sandbox.listJSON().count, 6)
+    XCTAssertEqual(
+      try Data(contentsOf: URL(fileURLWithPath: copy)), original, "the app's store is not changed")
+    XCTAssertEqual(try sandbox.files(in: "app"), ["DataModel.sqlite"], "nor is anything written beside it")
+  }
+
+  // MARK: All or nothing
+
+  func testOneBadRecordImportsNothing() throws {
+    let sandbox = try Sandbox()
+    try sandbox.write(
+      """
+      { "locations": [
+        { "id": "ok", "latitude": 1, "longitude": 2 },
+        { "id": "bad", "latitude": 91, "longitude": 2 },
+        { "id": "ok2", "latitude": 1, "longitude": 3 } ] }
+      """, to: "bad.json")
+    try sandbox.write("latitude,longitude,description\n1,2,fine\n95,2,too far north\n", to: "bad.csv")
+    try sandbox.write(
+      gpxWithTrack.replacingOccurrences(of: #"lat="51.5081""#, with: #"lat="-91""#), to: "bad.gpx")
+
+    // Without a store: none is created.
+    assertFailed(
+      try sandbox.run(["import", "bad.json"]), status: 3,
+      message: "bad.json: location 2: latitude 91.0 is outside -90…90")
+    XCTAssertFalse(sandbox.storeExists)
+
+    // With a store: it stays as it was.
+    try sandbox.write(mymapJSON, to: "good.json")
+    try importFile(sandbox, "good.json", added: 2, duplicates: 0)
+    let before = try sandbox.listJSONText()
+    assertFailed(
+      try sandbox.run(["import", "bad.json"]), status: 3,
+      message: "bad.json: location 2: latitude 91.0 is outside -90…90")
+    assertFailed(
+      try sandbox.run(["import", "bad.csv"]), status: 3, message: "bad.csv:3: latitude 95 is outside -90…90")
+    assertFailed(
+      try sandbox.run(["import", "bad.gpx"]), status: 3, message: "bad.gpx:4: wpt lat -91 is outside -90…90")
+    assertFailed(
+      try sandbox.run(["import", "--dry-run", "bad.json"]), status: 3,
+      message: "bad.json: location 2: latitude 91.0 is outside -90…90")
+    assertFailed(
+      try sandbox.run(["import", "missing.json"]), status: 3, message: "missing.json: no such file")
+    XCTAssertEqual(try sandbox.listJSONText(), before)
+  }
+
+  // MARK: Dry run
+
+  func testDryRunWithoutAStoreCreatesNone() throws {
+    let sandbox = try Sandbox()
+    try sandbox.write(mymapJSON, to: "places.json")
+    try FileManager.default.createDirectory(atPath: sandbox.path("tmp"), withIntermediateDirectories: true)
+    let result = try sandbox.run(
+      ["import", "--dry-run", "places.json"], environment: ["TMPDIR": sandbox.path("tmp")])
+    assertSucceeded(result)
+    XCTAssertEqual(result.stderr, "")
+    XCTAssertEqual(
+      result.stdoutText,
+      listRow("apple-park", "Apple Park", "1 Apple Park Way, Cupertino")
+        + listRow("ferry-building", "Ferry Building", "Lat: 37.79550000, Long: -122.39370000")
+        + "would import 2 of 2 places (0 already in the store); nothing was changed\n")
+    XCTAssertFalse(sandbox.storeExists)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home.appendingPathComponent("mymap").path))
+    XCTAssertEqual(try sandbox.files(in: "tmp"), [], "the scratch store is removed")
+  }
+
+  func testDryRunWithAStoreChangesNothing() throws {
+    let sandbox = try Sandbox()
+    try sandbox.write(
+      #"{ "locations": [ { "id": "apple-park", "latitude": 37.3349, "longitude": -122.009 } ] }"#,
+      to: "one.json")
+    try importFile(sandbox, "one.json", added: 1, duplicates: 0)
+    let before = try sandbox.listJSONText()
+    try sandbox.write(mymapJSON, to: "places.json")
+    let result = try sandbox.run(["import", "--dry-run", "places.json"])
+    assertSucceeded(result)
+    XCTAssertTrue(
+      result.stdoutText.hasSuffix(
+        "would import 1 of 2 places (1 already in the store); nothing was changed\n"),
+      result.stdoutText)
+    XCTAssertEqual(try sandbox.listJSONText(), before)
+  }
+
+  // MARK: Export
+
+  /// Three places with every kind of field, added and imported.
+  private func fillStore(_ sandbox: Sandbox) throws {
+    try sandbox.add([
+      "--lat", "37.33182", "--lon", "-122.03118", "-d", #"Apple "HQ", Cupertino"#, "-c", "Apple Store",
+      "--address", "1|Infinite Loop|Cupertino|CA|95014|United States",
+    ])
+    try sandbox.add(["--here", "52.3731,4.8922", "-c", "Bar", "--photo", "/photos/bar.jpg"])
+    try sandbox.add([
+      "--here", "-33.8568,151.2153", "-d", "Opera — Sydney ☀", "--date", "2026-01-02T03:04:05.5Z",
+      "--address", "|Bennelong Point|Sydney",
+    ])
+    try sandbox.write(gpxWithTrack, to: "trip.gpx")
+    assertSucceeded(try sandbox.run(["import", "-q", "trip.gpx"]))
+  }
+
+  func testExportToStandardOutputInEachFormat() throws {
+    let sandbox = try Sandbox()
+    try sandbox.write(mymapJSON, to: "places.json")
+    assertSucceeded(try sandbox.run(["import", "places.json"]))
+
+    let csv = try sandbox.run(["export", "--format", "csv"])
+    assertSucceeded(csv)
+    XCTAssertEqual(csv.stderr, "")
+    XCTAssertEqual(
+      csv.stdoutText,
+      """
+      latitude,longitude,description,category,date,id,subThoroughfare,thoroughfare,locality,administrativeArea,postalCode,country,photo
+      37.7955,-122.3937,Ferry Building,Grocery Store,2026-11-28T16:30:00Z,ferry-building,,,,,,,
+      37.3349,-122.009,Apple Park,Landmark,2026-11-29T10:00:00Z,apple-park,1,Apple Park Way,Cupertino,CA,95014,United States,
+
+      """)
+
+    let json = try sandbox.run(["export", "--format", "JSON"])
+    assertSucceeded(json)
+    XCTAssertEqual(
+      try places(inJSON: json.stdout).map { $0["id"] as? String }, ["ferry-building", "apple-park"])
+
+    let geojson = try sandbox.run(["export", "--format", "geojson"])
+    assertSucceeded(geojson)
+    let collection = try XCTUnwrap(JSONSerialization.jsonObject(with: geojson.stdout) as? [String: Any])
+    XCTAssertEqual(collection["type"] as? String, "FeatureCollection")
+    let features = try XCTUnwrap(collection["features"] as? [[String: Any]])
+    XCTAssertEqual(features.map { $0["id"] as? String }, ["ferry-building", "apple-park"])
+    let geometry = try XCTUnwrap(features[1]["geometry"] as? [String: Any])
+    XCTAssertEqual((geometry["coordinates"] as? [Any])?.map { number($0) }, [-122.009, 37.3349])
+
+    let gpx = try sandbox.run(["export", "--format", "gpx"])
+    assertSucceeded(gpx)
+    XCTAssertTrue(gpx.stdoutText.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#), gpx.stdoutText)
+    XCTAssertTrue(gpx.stdoutText.contains(#"<wpt lat="37.3349" lon="-122.009">"#), gpx.stdoutText)
+    XCTAssertTrue(gpx.stdoutText.contains("<name>Apple Park</name>"), gpx.stdoutText)
+
+    // Filters, as for list.
+    let landmarks = try sandbox.run(["export", "--format", "csv", "--category", "LANDMARK"])
+    XCTAssertEqual(landmarks.stdoutText.split(separator: "\n").count, 2)
+    let late = try sandbox.run(["export", "--format", "json", "--since", "2026-11-29"])
+    XCTAssertEqual(try places(inJSON: late.stdout).map { $0["id"] as? String }, ["apple-park"])
+    XCTAssertEqual(try sandbox.files(), ["places.json"], "export to stdout writes no file")
+  }
+
+  func testExportToAFileTakesTheFormatFromItsExtension() throws {
+    let sandbox = try Sandbox()
+    try fillStore(sandbox)
+    for format in ["json", "geojson", "gpx", "csv"] {
+      let result = try sandbox.run(["export", "--out", "places.\(format)"])
+      assertSucceeded(result)
+      XCTAssertEqual(result.stdoutText, "")
+      XCTAssertEqual(result.stderr, "")
+      let stdout = try sandbox.run(["export", "--format", format])
+      XCTAssertEqual(sandbox.contents(of: "places.\(format)"), stdout.stdout, format)
+    }
+    let tagged = try sandbox.run(["export", "-o", "out.txt", "--format", "csv"])
+    assertSucceeded(tagged)
+    XCTAssertEqual(sandbox.contents(of: "out.txt"), sandbox.contents(of: "places.csv"))
+    XCTAssertEqual(
+      try sandbox.files(),
+      ["out.txt", "places.csv", "places.geojson", "places.gpx", "places.json", "trip.gpx"])
+
+    let which = "which format? give --format json|geojson|gpx|csv (or an --out file ending in one)"
+    assertFailed(try sandbox.run(["export"]), status: 2, message: which)
+    assertFailed(try sandbox.run(["export", "--out", "places.txt"]), status: 2, message: which)
+    assertFailed(
+      try sandbox.run(["export", "--format", "kml"]), status: 2,
+      message: "invalid value 'kml' for --format: expected json, geojson, gpx or csv")
+    assertFailed(
+      try sandbox.run(["export", "--out", "nowhere/places.csv"]), status: 1,
+      prefix: "cannot write nowhere/places.csv: the folder ")
+    XCTAssertFalse(try sandbox.files().contains("places.txt"))
+  }
+
+  /// Export, then import into a fresh store: the same places, field for field.
+  func testExportThenImportGivesTheSamePlaces() throws {
+    let sandbox = try Sandbox()
+    try fillStore(sandbox)
+    let original = try sandbox.listJSONText()
+    XCTAssertEqual(try places(inJSON: Data(original.utf8)).count, 5)
+    for format in ["json", "geojson", "gpx", "csv"] {
+      assertSucceeded(try sandbox.run(["export", "--out", "export.\(format)"]))
+      let store = sandbox.path("copy-\(format).sqlite")
+      let imported = try sandbox.run(["import", "export.\(format)", "--store", store])
+      assertSucceeded(imported)
+      XCTAssertEqual(imported.stdoutText, "imported 5 places (0 already in the store)\n", format)
+      let copy = try sandbox.run(["list", "--json", "--store", store])
+      assertSucceeded(copy)
+      XCTAssertEqual(copy.stdoutText, original, "\(format) round trip")
+      // And into the original store: every place is already there.
+      let again = try sandbox.run(["import", "export.\(format)"])
+      XCTAssertEqual(again.stdoutText, "imported 0 places (5 already in the store)\n", format)
+    }
+    XCTAssertEqual(try sandbox.listJSONText(), original)
+  }
+}
