@@ -68,18 +68,29 @@ extension Camera {
 
     let worldPoints = 256 * pow(2, zoom)
     var centerWorld: WorldPoint
+    let extent = content.extent(worldPoints: worldPoints, around: nil)
     if let reference {
       centerWorld = reference
     } else {
-      let extent = content.extent(worldPoints: worldPoints, around: nil)
       centerWorld = WorldPoint(x: extent.midX / worldPoints, y: extent.midY / worldPoints)
     }
-    // Keep the poles' empty space out of the picture when the world is taller than the image.
+    // Keep the poles' empty space out of the picture when the world is taller than the image, but never
+    // so far that a pin near a pole leaves the frame.
     let halfHeight = size.height / 2 / worldPoints
     if halfHeight >= 0.5 {
       centerWorld.y = 0.5
     } else if fixedCenter == nil {
-      centerWorld.y = min(max(centerWorld.y, halfHeight), 1 - halfHeight)
+      let lowest = min(halfHeight, (extent.minY - padding) / worldPoints + halfHeight)
+      let highest = max(1 - halfHeight, (extent.maxY + padding) / worldPoints - halfHeight)
+      centerWorld.y = min(max(centerWorld.y, lowest), highest)
+    }
+    // At a whole zoom, put the world's origin on a whole point (so a whole pixel at every scale, and the
+    // same layout at every scale): tiles are then copied 1:1, crisp.
+    if fixedCenter == nil && zoom == zoom.rounded() {
+      let originX = (size.width / 2 - centerWorld.x * worldPoints).rounded()
+      let originY = (size.height / 2 - centerWorld.y * worldPoints).rounded()
+      centerWorld = WorldPoint(
+        x: (size.width / 2 - originX) / worldPoints, y: (size.height / 2 - originY) / worldPoints)
     }
     let center = WebMercator.unproject(WorldPoint(x: centerWorld.x, y: min(max(centerWorld.y, 0), 1)))
     return Camera(center: center, zoom: zoom, size: size, scale: scale)

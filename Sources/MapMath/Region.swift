@@ -21,7 +21,7 @@ public struct Region: Hashable, Sendable {
     longitudinalMeters: Double = defaultDistance
   ) -> Region {
     let latitudeDelta = latitudinalMeters / WebMercator.metersPerDegree
-    let parallel = max(cos(center.latitude * .pi / 180), 1e-9)
+    let parallel = max(cos(WebMercator.clampLatitude(center.latitude) * .pi / 180), 1e-9)
     let longitudeDelta = min(longitudinalMeters / (WebMercator.metersPerDegree * parallel), 360)
     return Region(center: center, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
   }

@@ -29,18 +29,28 @@ struct BasemapLayer {
     let cr = canvas.context
     cairo_save(cr)
     cairo_identity_matrix(cr)
-    cairo_rectangle(cr, 0, 0, Double(canvas.pixelWidth), Double(canvas.pixelHeight))
-    cairo_clip(cr)
-    cairo_translate(cr, origin.x, origin.y)
-    cairo_scale(cr, factor, factor)
     cairo_set_source_surface(cr, mosaic, 0, 0)
     let pattern = cairo_get_source(cr)
+    // The transform goes into the pattern and only the visible part is filled: at a deep overzoom the
+    // mosaic's own rectangle would be millions of pixels wide, past Cairo's fixed-point range.
+    var matrix = cairo_matrix_t()
+    cairo_matrix_init_scale(&matrix, 1 / factor, 1 / factor)
+    cairo_matrix_translate(&matrix, -origin.x, -origin.y)
+    cairo_pattern_set_matrix(pattern, &matrix)
     cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
-    let aligned = abs(factor - 1) < 1e-9 && origin.x == origin.x.rounded() && origin.y == origin.y.rounded()
+    let aligned =
+      abs(factor - 1) < 1e-9 && abs(origin.x - origin.x.rounded()) < 1e-6
+      && abs(origin.y - origin.y.rounded()) < 1e-6
     // 1:1 at whole pixels: copy pixels exactly (crisp); otherwise resample smoothly.
     cairo_pattern_set_filter(pattern, aligned ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
-    cairo_rectangle(cr, 0, 0, Double(columns * tileSize), Double(rows * tileSize))
-    cairo_fill(cr)
+    let left = max(origin.x, 0)
+    let top = max(origin.y, 0)
+    let right = min(origin.x + Double(columns * tileSize) * factor, Double(canvas.pixelWidth))
+    let bottom = min(origin.y + Double(rows * tileSize) * factor, Double(canvas.pixelHeight))
+    if right > left && bottom > top {
+      cairo_rectangle(cr, left, top, right - left, bottom - top)
+      cairo_fill(cr)
+    }
     cairo_restore(cr)
   }
 

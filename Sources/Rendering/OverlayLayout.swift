@@ -78,8 +78,10 @@ final class OverlayLayout {
       .insetBy(dx: margin, dy: margin)
     var placements: [CalloutPlacement?] = Array(repeating: nil, count: annotations.count)
     var dropped: [Int] = []
+    let image = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
     for (index, point) in points.enumerated() {
-      guard let content = callouts[index] else { continue }
+      // A place outside the image (a --center/--zoom crop) has no callout to place, nor to miss.
+      guard let content = callouts[index], image.contains(point) else { continue }
       let relativeBounds = inner.offsetBy(dx: -point.x, dy: -point.y)
       let candidates = CalloutPlacement.candidates(
         size: content.bubbleSize, pin: pin, style: style.callout, bounds: relativeBounds)

@@ -16,8 +16,15 @@ struct UserDotLayer {
   func draw(at point: PixelPoint, accuracyRadius: Double?, on canvas: Canvas) {
     let cr = canvas.context
     if let accuracyRadius, accuracyRadius > style.radius + style.ringWidth {
+      // A circle far larger than the image looks the same as one just past its farthest corner, and Cairo
+      // would spend forever flattening the huge arc.
+      var (left, top, right, bottom) = (0.0, 0.0, 0.0, 0.0)
+      cairo_clip_extents(cr, &left, &top, &right, &bottom)
+      let farthest =
+        [(left, top), (right, top), (left, bottom), (right, bottom)]
+        .map { hypot($0.0 - point.x, $0.1 - point.y) }.max() ?? 0
       cairo_new_sub_path(cr)
-      cairo_arc(cr, point.x, point.y, accuracyRadius, 0, 2 * .pi)
+      cairo_arc(cr, point.x, point.y, min(accuracyRadius, farthest + 10), 0, 2 * .pi)
       canvas.drawing.setColor(style.color, alpha: style.accuracyFillOpacity)
       cairo_fill_preserve(cr)
       canvas.drawing.setColor(style.color, alpha: style.accuracyStrokeOpacity)

@@ -12,7 +12,7 @@ final class BufferedOutput {
 
   func flush() {
     guard !buffer.isEmpty else { return }
-    FileHandle.standardOutput.write(Data(buffer))
+    Console.standardOutput(buffer)
     buffer.removeAll(keepingCapacity: true)
   }
 

@@ -15,7 +15,15 @@ enum Console {
   }
 
   static func print(_ text: String) {
-    FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    standardOutput(Array((text.hasSuffix("\n") ? text : text + "\n").utf8))
+  }
+
+  /// Writes to standard output; a failure (a full disk, a closed pipe) ends the command with one line.
+  static func standardOutput(_ bytes: [UInt8]) {
+    guard writeAll(bytes, to: STDOUT_FILENO) else {
+      error("cannot write to standard output: \(OutputFile.systemError())")
+      exit(1)
+    }
   }
 
   static var stderrIsTerminal: Bool { isatty(2) == 1 }

@@ -25,18 +25,7 @@ struct OutputFile {
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw .failure("cannot write \(path): \(systemError())") }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var ok = bytes.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += written
-      }
-      return true
-    }
+    var ok = writeAll(bytes, to: descriptor)
     let mask = umask(0)
     umask(mask)
     ok = ok && fchmod(descriptor, 0o666 & ~mask) == 0 && fsync(descriptor) == 0
@@ -52,7 +41,9 @@ struct OutputFile {
   /// Renames the temporary file over the target (or writes the bytes to standard output).
   func commit() throws(CLIError) {
     guard let temporary else {
-      FileHandle.standardOutput.write(Data(bytes))
+      guard writeAll(bytes, to: STDOUT_FILENO) else {
+        throw .failure("cannot write to standard output: \(OutputFile.systemError())")
+      }
       return
     }
     guard rename(temporary, path) == 0 else {
@@ -72,7 +63,24 @@ struct OutputFile {
     try stage(bytes, to: path).commit()
   }
 
-  private static func systemError() -> String {
+  static func systemError() -> String {
     String(cString: strerror(errno))
+  }
+}
+
+/// Writes every byte to a file descriptor, retrying after interruptions; false on an error (see `errno`).
+/// FileHandle's writing traps on errors such as a full disk, which a user must see as one line instead.
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+  bytes.withUnsafeBytes { buffer -> Bool in
+    var offset = 0
+    while offset < buffer.count {
+      let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return false
+      }
+      offset += written
+    }
+    return true
   }
 }

@@ -48,7 +48,9 @@ enum ValueParsers {
     let numbers = try decimals(
       text, count: 2...3, expected: "LAT,LON or LAT,LON,ACCURACY_M, like 48.8566,2.3522,65")
     let coordinate = try validated(Coordinate(latitude: numbers[0], longitude: numbers[1]))
-    if numbers.count == 3 && numbers[2] < 0 { throw InvalidValue("the accuracy must be 0 or more metres") }
+    if numbers.count == 3 && !(0...20_000_000).contains(numbers[2]) {
+      throw InvalidValue("the accuracy must be between 0 and 20000000 metres")
+    }
     return UserPosition(coordinate: coordinate, accuracy: numbers.count == 3 ? numbers[2] : nil)
   }
 

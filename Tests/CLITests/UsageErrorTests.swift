@@ -65,7 +65,7 @@ final class UsageErrorTests: XCTestCase {
       ["--user", "91,0"], message: "invalid value '91,0' for --user: latitude must be between -90 and 90")
     try assertUsageError(
       ["--user", "48.8,2.3,-5"],
-      message: "invalid value '48.8,2.3,-5' for --user: the accuracy must be 0 or more metres")
+      message: "invalid value '48.8,2.3,-5' for --user: the accuracy must be between 0 and 20000000 metres")
     try assertUsageError(
       ["--center", "0,181"],
       message: "invalid value '0,181' for --center: longitude must be between -180 and 180")

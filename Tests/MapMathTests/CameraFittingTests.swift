@@ -122,8 +122,10 @@ final class CameraFittingTests: XCTestCase {
         snapping: snapping)
       let fit = Fit(camera: camera, region: region, overlays: overlays, padding: 24)
       let pins = fit.overlayRects.dropFirst().reduce(fit.overlayRects[0]) { $0.union($1) }
-      XCTAssertEqual(pins.minX, camera.pixelSize.width - pins.maxX, accuracy: 0.5, "\(snapping)")
-      XCTAssertEqual(pins.minY, camera.pixelSize.height - pins.maxY, accuracy: 0.5, "\(snapping)")
+      // Whole zooms snap the world's origin to a whole point: up to a point (2 px at scale 2) of difference.
+      let snap = snapping == .integer ? camera.scale : 0
+      XCTAssertEqual(pins.minX, camera.pixelSize.width - pins.maxX, accuracy: 0.5 + snap, "\(snapping)")
+      XCTAssertEqual(pins.minY, camera.pixelSize.height - pins.maxY, accuracy: 0.5 + snap, "\(snapping)")
       XCTAssertEqual(pins, fit.union, "the pins cover their own box")
     }
   }
@@ -221,23 +223,24 @@ final class CameraFittingTests: XCTestCase {
     Fit(camera: camera, region: region, overlays: overlays, padding: 0).assertCentred("one point")
   }
 
-  func testNearThePoleTheImageStopsAtTheWorldsEdge() throws {
+  func testNearThePoleTheImageStopsAtTheWorldsEdgeButKeepsThePins() throws {
     // Places in the far north: centring them would show grey beyond the top of the world, so the centre moves
-    // south until the image's top is the world's top (at the price of even margins).
+    // south, but only until the pins (whose heads stand above the world's edge at 85°) still fit.
     let north = [Coordinate(latitude: 85, longitude: 10), Coordinate(latitude: 84, longitude: 40)]
     let region = try XCTUnwrap(Region.forAnnotations(north, user: nil))
     let overlays = Self.pins(north)
     let camera = Camera.fitting(
       region: region, size: PixelSize(width: 800, height: 600), overlays: overlays, padding: 10)
-    XCTAssertEqual(
-      camera.pixel(for: WorldPoint(x: camera.centerWorld.x, y: 0)).y, 0, accuracy: Epsilon.pixels)
+    let worldTop = camera.pixel(for: WorldPoint(x: camera.centerWorld.x, y: 0)).y
+    XCTAssertGreaterThanOrEqual(worldTop, -Epsilon.pixels)
+    XCTAssertLessThanOrEqual(worldTop, 50, "no more grey than the pins' overhang and the padding")
     let fit = Fit(camera: camera, region: region, overlays: overlays, padding: 10)
-    // Horizontally nothing changes: the content stays inside and centred.
     for rect in fit.overlayRects {
       XCTAssertGreaterThanOrEqual(rect.minX, fit.frame.minX - Epsilon.pixels)
       XCTAssertLessThanOrEqual(rect.maxX, fit.frame.maxX + Epsilon.pixels)
+      XCTAssertGreaterThanOrEqual(rect.minY, fit.frame.minY - Epsilon.pixels, "a pin left the frame")
     }
-    XCTAssertEqual(fit.union.minX, camera.pixelSize.width - fit.union.maxX, accuracy: 0.5)
+    XCTAssertEqual(fit.union.minX, camera.pixelSize.width - fit.union.maxX, accuracy: 1.5)
   }
 
   func testWorldShorterThanTheImageIsCentredOnTheEquator() {
@@ -245,7 +248,8 @@ final class CameraFittingTests: XCTestCase {
       center: Coordinate(latitude: 60, longitude: 20), latitudeDelta: 10, longitudeDelta: 10)
     let camera = Camera.fitting(region: region, size: PixelSize(width: 800, height: 600), zoom: 0)
     XCTAssertEqual(camera.center.latitude, 0, accuracy: Epsilon.degrees)
-    XCTAssertEqual(camera.center.longitude, 20, accuracy: Epsilon.degrees)
+    // Within the whole-point snap of the world's origin: half a point at zoom 0 is 0.7°.
+    XCTAssertEqual(camera.center.longitude, 20, accuracy: 0.5 / 256 * 360)
   }
 
   /// Random sets of places, some across 180°, random image sizes, scales and padding.
@@ -348,12 +352,17 @@ private struct Fit {
 
   /// Left and right margins equal, top and bottom likewise (unless the image shows a pole's edge of the
   /// world, where the fit keeps the grey beyond it out of the picture instead), within half a pixel.
+  /// Margins even within half a pixel, plus, at whole zooms, the snap of the world's origin to a whole point
+  /// (which moves everything by up to half a point, so margins differ by up to a point).
   func assertCentred(_ label: String, file: StaticString = #filePath, line: UInt = #line) {
     let content = union
+    let snap = camera.zoom == camera.zoom.rounded() ? camera.scale : 0
     XCTAssertEqual(
-      content.minX, camera.pixelSize.width - content.maxX, accuracy: 0.5, label, file: file, line: line)
+      content.minX, camera.pixelSize.width - content.maxX, accuracy: 0.5 + snap, label, file: file, line: line
+    )
     guard !isClampedAtAPole else { return }
     XCTAssertEqual(
-      content.minY, camera.pixelSize.height - content.maxY, accuracy: 0.5, label, file: file, line: line)
+      content.minY, camera.pixelSize.height - content.maxY, accuracy: 0.5 + snap, label, file: file,
+      line: line)
   }
 }

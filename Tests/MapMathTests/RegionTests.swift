@@ -88,9 +88,12 @@ final class RegionTests: XCTestCase {
     XCTAssertEqual(region.box.longitudes.width, 10, accuracy: 1e-12)
   }
 
-  func testRegionAtThePoleSpansEveryLongitude() {
+  func testRegionAtThePoleIsMeasuredWhereTheMapEnds() {
+    // Web Mercator ends at ±85.05°: a place at the pole is drawn there, so its 1000 m are measured there
+    // (not as a 360° span that would zoom the map out to the whole world).
     let region = Region.around(Coordinate(latitude: 90, longitude: 0))
-    XCTAssertEqual(region.longitudeDelta, 360)
+    let parallel = cos(WebMercator.maxLatitude * .pi / 180)
+    XCTAssertEqual(region.longitudeDelta, 1000 / (WebMercator.metersPerDegree * parallel), accuracy: 1e-12)
     XCTAssertEqual(region.latitudeDelta, kilometreOfLatitude, accuracy: 1e-15)
   }
 }

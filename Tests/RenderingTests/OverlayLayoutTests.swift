@@ -268,8 +268,9 @@ final class OverlayLayoutTests: XCTestCase {
         let right = Double(layout.width) - union.maxX
         let top = union.minY
         let bottom = Double(layout.height) - union.maxY
-        XCTAssertEqual(left, right, accuracy: 1, "\(item), callouts \(callouts): horizontal margins")
-        XCTAssertEqual(top, bottom, accuracy: 1, "\(item), callouts \(callouts): vertical margins")
+        // Within a pixel, plus the whole-point snap of the world's origin at whole zooms (up to a point).
+        XCTAssertEqual(left, right, accuracy: 1 + s, "\(item), callouts \(callouts): horizontal margins")
+        XCTAssertEqual(top, bottom, accuracy: 1 + s, "\(item), callouts \(callouts): vertical margins")
         // And the tighter axis has just the padding.
         XCTAssertGreaterThanOrEqual(min(left, top), 20 * s - 1e-6, "\(item), callouts \(callouts)")
       }
@@ -293,7 +294,8 @@ final class OverlayLayoutTests: XCTestCase {
           let drawn = item.pin.union(item.callout!)
           return result.map { $0.union(drawn) } ?? drawn
         }!
-        XCTAssertEqual(union.minX, Double(layout.width) - union.maxX, accuracy: 1, "\(scale) \(snapping)")
+        XCTAssertEqual(
+          union.minX, Double(layout.width) - union.maxX, accuracy: 1 + scale, "\(scale) \(snapping)")
       }
     }
   }
