@@ -24,6 +24,7 @@ let package = Package(
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
     .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),
+    .executableTarget(name: "basemap-builder", dependencies: ["Tiles", "MapMath", "CSQLite"]),
     .target(name: "TestSupport", dependencies: ["Rendering", "Tiles"], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
