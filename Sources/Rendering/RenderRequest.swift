@@ -9,8 +9,10 @@ public struct RenderRequest {
   public var size = PixelSize(width: 800, height: 600)
   public var scale = 1.0
   public var format = OutputFormat.png
-  /// The basemap; nil draws the style's plain background.
+  /// The basemap as raster tiles; nil draws `basemap`, or without it the style's plain background.
   public var tiles: (any TileSource)?
+  /// The built-in vector basemap, drawn when `tiles` is nil.
+  public var basemap: (any BasemapSource)?
   public var style = Style.standard
   public var showCallouts = true
   /// Empty points kept between the drawn overlays and the image's edges.
@@ -36,6 +38,9 @@ public struct RenderResult: Sendable {
   public var data: [UInt8]
   public var layout: MapLayout
   public var warnings: [String]
+  /// The built-in basemap's labels as drawn (empty for raster tiles), in image pixels; not part of the
+  /// layout JSON.
+  public var labels: [BasemapLabel] = []
 }
 
 /// Why a map could not be made.

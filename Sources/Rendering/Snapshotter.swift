@@ -21,7 +21,8 @@ public enum Snapshotter {
     let userLayer = UserDotLayer(style: request.style.userDot)
     let camera = try fitCamera(request, overlays: overlays, userLayer: userLayer)
 
-    let attributionText = request.style.basemap.attribution ?? request.tiles?.attribution
+    let sourceAttribution = request.tiles.map { $0.attribution } ?? request.basemap?.attribution
+    let attributionText = request.style.basemap.attribution ?? sourceAttribution
     let attribution = attributionText.flatMap { text -> AttributionLayer? in
       text.isEmpty
         ? nil
@@ -45,7 +46,15 @@ public enum Snapshotter {
           + " another font that covers them)")
     }
 
-    let basemap = try loadBasemap(request, camera: camera, warnings: &warnings)
+    // The basemap's labels avoid everything drawn over the map, which is placed first and knows nothing of
+    // them.
+    var overlayRects = obstacles
+    for item in placed {
+      overlayRects.append(overlays.pin.extent.offsetBy(dx: item.point.x, dy: item.point.y))
+      if let callout = item.callout { overlayRects.append(callout.extent) }
+    }
+    let basemap = try loadBasemap(
+      request, camera: camera, overlayRects: overlayRects, measuring: measuring, warnings: &warnings)
 
     let canvas: Canvas
     do {
@@ -60,6 +69,7 @@ public enum Snapshotter {
       PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height),
       color: request.style.basemap.background)
     basemap.layer?.draw(on: canvas, camera: camera)
+    basemap.vector?.draw(on: canvas)
 
     // North first, so that southern pins overlap northern ones.
     let drawOrder = placed.sorted { a, b in
@@ -92,7 +102,9 @@ public enum Snapshotter {
     }
     let layout = makeLayout(
       request, camera: camera, overlays: overlays, placed: placed, dropped: dropped, tiles: basemap.summary)
-    return RenderResult(data: [UInt8](data), layout: layout, warnings: warnings)
+    return RenderResult(
+      data: [UInt8](data), layout: layout, warnings: warnings,
+      labels: basemap.vector?.drawnLabels(scale: camera.scale) ?? [])
   }
 
   private static func validate(_ request: RenderRequest) throws(RenderError) {
@@ -168,15 +180,31 @@ public enum Snapshotter {
 
   private struct Basemap {
     var layer: BasemapLayer?
+    var vector: VectorBasemapLayer?
     var summary: MapLayout.TileSummary
   }
 
+  /// The raster tiles, else the built-in vector basemap (its labels avoiding `overlayRects`), else nothing.
   private static func loadBasemap(
-    _ request: RenderRequest, camera: Camera, warnings: inout [String]
+    _ request: RenderRequest, camera: Camera, overlayRects: [PixelRect], measuring: MeasuringContext,
+    warnings: inout [String]
   ) throws(RenderError) -> Basemap {
     guard let source = request.tiles else {
+      guard let builtin = request.basemap else {
+        return Basemap(
+          layer: nil, summary: .init(source: "none", zoom: nil, needed: 0, drawn: 0, missing: 0))
+      }
+      let vector: VectorBasemapLayer
+      do {
+        vector = try VectorBasemapLayer(
+          source: builtin, camera: camera, style: request.style.basemap, fontFamily: request.style.fontFamily,
+          obstacles: overlayRects, measuring: measuring)
+      } catch {
+        throw RenderError.tileSource("cannot read the built-in basemap: \(error)")
+      }
       return Basemap(
-        layer: nil, summary: .init(source: "none", zoom: nil, needed: 0, drawn: 0, missing: 0))
+        layer: nil, vector: vector,
+        summary: .init(source: "builtin", zoom: nil, needed: 0, drawn: 0, missing: 0))
     }
     let tileZoom = camera.tileZoom(tileSize: source.tileSize, available: source.zoomRange)
     let range = camera.tileRange(tileZoom: tileZoom)

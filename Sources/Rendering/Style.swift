@@ -68,15 +68,42 @@ public struct AttributionStyle: Hashable, Sendable {
   public var margin = 4.0
 }
 
-/// What is under the overlays.
+/// What is under the overlays: a raster tile source, or the built-in vector basemap and its palette.
 public struct BasemapStyle: Hashable, Sendable {
   /// Drawn where there is no basemap at all.
   public var background = Color(red: 0.92, green: 0.91, blue: 0.88)
   /// A missing tile: a neutral square with a faint grid, so it reads as "no data" rather than as sea or land.
   public var placeholder = Color(red: 0.90, green: 0.89, blue: 0.87)
   public var placeholderLines = Color(red: 0.82, green: 0.81, blue: 0.79)
-  /// A tile source named by the style (a directory, an MBTiles file), used when `--tiles` is not given.
+  /// A tile source named by the style (a directory, an MBTiles file), used when `--tiles` is not given; nil
+  /// (or `builtin`) is the built-in vector basemap, drawn with the palette below.
   public var tiles: String? = nil
   /// Attribution text that replaces the tile source's own.
   public var attribution: String? = nil
+
+  // The built-in vector basemap: calm, light colours, so that the green pins stand out.
+
+  /// The sea: everything that is not land.
+  public var water = Color(red: 0.79, green: 0.85, blue: 0.89)
+  public var land = Color(red: 0.97, green: 0.96, blue: 0.93)
+  public var lake = Color(red: 0.79, green: 0.85, blue: 0.89)
+  public var coastline = Color(red: 0.64, green: 0.73, blue: 0.80)
+  public var countryBorder = Color(red: 0.62, green: 0.60, blue: 0.64)
+  public var stateBorder = Color(red: 0.78, green: 0.76, blue: 0.78)
+  /// Country names (upper-case, letter-spaced, muted).
+  public var countryLabel = Color(red: 0.50, green: 0.48, blue: 0.52)
+  public var cityLabel = Color(red: 0.23, green: 0.23, blue: 0.26)
+  /// The outline that keeps labels legible on any colour.
+  public var labelHalo = Color(red: 1, green: 1, blue: 1, alpha: 0.85)
+  public var cityDot = Color(red: 0.38, green: 0.38, blue: 0.42)
+  /// Line widths in points.
+  public var coastlineWidth = 0.7
+  public var countryBorderWidth = 1.0
+  public var stateBorderWidth = 0.6
+  /// Label sizes in points.
+  public var countryLabelSize = 11.0
+  public var cityLabelSize = 11.5
+  public var cityDotRadius = 2.5
+  /// How far the halo reaches beyond the letters, in points.
+  public var labelHaloWidth = 1.6
 }

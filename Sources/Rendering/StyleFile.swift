@@ -37,6 +37,11 @@ extension Style {
       "attribution.textColor": \.attribution.textColor, "attribution.background": \.attribution.background,
       "basemap.background": \.basemap.background, "basemap.placeholder": \.basemap.placeholder,
       "basemap.placeholderLines": \.basemap.placeholderLines,
+      "basemap.water": \.basemap.water, "basemap.land": \.basemap.land, "basemap.lake": \.basemap.lake,
+      "basemap.coastline": \.basemap.coastline, "basemap.countryBorder": \.basemap.countryBorder,
+      "basemap.stateBorder": \.basemap.stateBorder, "basemap.countryLabel": \.basemap.countryLabel,
+      "basemap.cityLabel": \.basemap.cityLabel, "basemap.labelHalo": \.basemap.labelHalo,
+      "basemap.cityDot": \.basemap.cityDot,
     ]
   }
 
@@ -55,6 +60,12 @@ extension Style {
       "userDot.accuracyStrokeOpacity": \.userDot.accuracyStrokeOpacity,
       "userDot.shadowOpacity": \.userDot.shadowOpacity,
       "attribution.size": \.attribution.size, "attribution.margin": \.attribution.margin,
+      "basemap.coastlineWidth": \.basemap.coastlineWidth,
+      "basemap.countryBorderWidth": \.basemap.countryBorderWidth,
+      "basemap.stateBorderWidth": \.basemap.stateBorderWidth,
+      "basemap.countryLabelSize": \.basemap.countryLabelSize,
+      "basemap.cityLabelSize": \.basemap.cityLabelSize, "basemap.cityDotRadius": \.basemap.cityDotRadius,
+      "basemap.labelHaloWidth": \.basemap.labelHaloWidth,
     ]
   }
 

@@ -35,7 +35,9 @@ enum RenderCommand {
         "span-meters", valueName: "M", help: "Show M metres around the centre instead of fitting the places."),
       .value(
         "tiles", short: "t", valueName: "SOURCE",
-        help: "Basemap tiles: a {z}/{x}/{y}.png folder or an .mbtiles file."),
+        help:
+          "Basemap: a {z}/{x}/{y}.png tile folder, an .mbtiles file, or builtin (the default: the built-in"
+          + " vector basemap)."),
       .value(
         "style", valueName: "NAME|FILE", help: "A style from Styles/ or a style JSON file.",
         default: "default"),
@@ -61,7 +63,8 @@ enum RenderCommand {
       throw .usage("--out - and --layout-json - cannot both write to standard output")
     }
     let quiet = arguments.flag("quiet")
-    let request = try makeRequest(arguments, out: out, quiet: quiet)
+    var notes: [String] = []
+    let request = try makeRequest(arguments, out: out, quiet: quiet, warnings: &notes)
 
     let result: RenderResult
     do {
@@ -91,7 +94,7 @@ enum RenderCommand {
       try map.commit()
     }
     if !quiet {
-      for warning in result.warnings { Console.warning(warning) }
+      for warning in notes + result.warnings { Console.warning(warning) }
       if out != "-" && Console.stderrIsTerminal {
         Console.note(
           "wrote \(out) (\(result.layout.width)×\(result.layout.height) px, \(result.layout.annotations.count) places)"
@@ -101,10 +104,10 @@ enum RenderCommand {
   }
 
   /// Reads every option first (so a bad value is a usage error whatever else is wrong), then the style,
-  /// the tile source and the places.
-  private static func makeRequest(_ arguments: ParsedArguments, out: String, quiet: Bool) throws(CLIError)
-    -> RenderRequest
-  {
+  /// the tile source and the places. `warnings` are shown with the render's own, once the map is made.
+  private static func makeRequest(
+    _ arguments: ParsedArguments, out: String, quiet: Bool, warnings: inout [String]
+  ) throws(CLIError) -> RenderRequest {
     var request = RenderRequest(annotations: [])
     let user: UserPosition?
     let filter: LocationFilter
@@ -125,16 +128,18 @@ enum RenderCommand {
     request.zoomSnapping = arguments.flag("fractional-zoom") ? .fractional : .integer
     request.requireAllTiles = arguments.flag("offline")
     request.style = try StyleResolver.resolve(arguments.string("style")!)
-    if let tiles = arguments.string("tiles") ?? request.style.basemap.tiles {
-      if tiles == "builtin" {
-        throw .usage(
-          "this version of mymap has no built-in basemap yet; give a tile folder or an .mbtiles file")
-      }
+    let tilesOption = arguments.string("tiles")
+    if let tiles = tilesOption ?? request.style.basemap.tiles, tiles != BuiltinBasemap.name {
       do {
         request.tiles = try openTileSource(at: tiles)
       } catch {
         throw .badInput("\(error)")
       }
+    } else {
+      // The built-in basemap: asked for by name it must be there; as the default, a plain background
+      // stands in for it.
+      request.basemap = try BuiltinBasemap.open(
+        required: tilesOption == BuiltinBasemap.name, warnings: &warnings)
     }
     let places = try loadPlaces(arguments, filter: filter, quiet: quiet)
     request.annotations = places.locations

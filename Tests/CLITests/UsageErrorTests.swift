@@ -37,16 +37,6 @@ final class UsageErrorTests: XCTestCase {
       message: "a 16000×16000 image is over the limit of 100 megapixels")
   }
 
-  func testBuiltinTilesAreNotAvailableYet() throws {
-    // DESIGN.md §4 names `--tiles builtin`; until the built-in basemap exists it is refused, not faked.
-    let sandbox = try Sandbox()
-    let result = try sandbox.run(Inputs.renderEurope(["--out", "builtin.png"], tiles: "builtin"))
-    assertFailed(
-      result, status: 2,
-      message: "this version of mymap has no built-in basemap yet; give a tile folder or an .mbtiles file")
-    XCTAssertEqual(try sandbox.files(), [])
-  }
-
   func testBadValuesAreUsageErrorsEvenWhenTheLocationsFileIsMissing() throws {
     let sandbox = try Sandbox()
     let result = try sandbox.run(["render", "--locations", "missing.json", "--size", "abc", "--out", "m.png"])
