@@ -96,3 +96,28 @@ for scene in scenes {
       + pixels.padding(toLength: 13, withPad: " ", startingAt: 0)
       + String(format: "%9.1f %8.1f %10.1f   %d", median, times[0], peakMemoryMiB(), warmUp.data.count))
 }
+
+// The built-in basemap alone (no places): an 800×600 view over Paris at zooms 0 to 18.
+let basemapPath = repository.appendingPathComponent("Data/basemap.sqlite").path
+if FileManager.default.fileExists(atPath: basemapPath) {
+  let basemap = try BasemapData(path: basemapPath)
+  print("\nbuilt-in basemap, 800×600 over Paris, PNG (data read + drawing + encoding)")
+  print("zoom  median ms   min ms   bytes")
+  for zoom in [0, 2, 4, 5, 6, 8, 10, 12, 14, 16, 18] {
+    var request = RenderRequest(annotations: [])
+    request.center = Coordinate(latitude: 48.8566, longitude: 2.3522)
+    request.zoom = Double(zoom)
+    request.basemap = basemap
+    let warmUp = try Snapshotter.render(request)
+    var times: [Double] = []
+    for _ in 0..<runs {
+      let start = DispatchTime.now().uptimeNanoseconds
+      _ = try Snapshotter.render(request)
+      times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    times.sort()
+    print(
+      String(zoom).padding(toLength: 6, withPad: " ", startingAt: 0)
+        + String(format: "%9.1f %8.1f   %d", times[times.count / 2], times[0], warmUp.data.count))
+  }
+}
