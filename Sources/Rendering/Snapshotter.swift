@@ -126,6 +126,15 @@ public enum Snapshotter {
         "a \(String(format: "%.0f", pixelWidth))×\(String(format: "%.0f", pixelHeight)) image is over the limit"
           + " of 100 megapixels")
     }
+    // Cairo's image surfaces (and so PNG output) end at 32767 pixels a side; SVG and PDF do not.
+    if request.format == .png && max(pixelWidth, pixelHeight) > 32_767 {
+      throw RenderError.invalidSize(
+        "a PNG can be at most 32767 pixels a side (this one would be \(String(format: "%.0f", pixelWidth))×"
+          + "\(String(format: "%.0f", pixelHeight))); make it smaller or write SVG or PDF")
+    }
+    guard request.padding.isFinite, request.padding >= 0 else {
+      throw RenderError.invalidSize("the padding must be a number of points ≥ 0 (got \(request.padding))")
+    }
   }
 
   /// The camera: the seed's region for the places (and the user), fitted with every drawn overlay; refitted
@@ -147,11 +156,13 @@ public enum Snapshotter {
     }
     let userExtent = request.user.map { [OverlayExtent(anchor: $0.coordinate, rect: userLayer.extent)] } ?? []
     let overlayCount = request.spanMeters == nil ? overlays.annotations.count : 0
+    // At most a quarter of the smaller side, so that a small image still has room for the map.
+    let padding = min(request.padding, min(request.size.width, request.size.height) / 4)
     func fit(withCallouts: Set<Int>?, snapping: ZoomSnapping = request.zoomSnapping) -> Camera {
       Camera.fitting(
         region: region, size: request.size, scale: request.scale,
         overlays: request.spanMeters == nil ? overlays.extents(withCallouts: withCallouts) + userExtent : [],
-        padding: request.padding, snapping: snapping, zoomLimits: limits, center: request.center,
+        padding: padding, snapping: snapping, zoomLimits: limits, center: request.center,
         zoom: request.zoom)
     }
     let first = fit(withCallouts: nil)
@@ -208,13 +219,15 @@ public enum Snapshotter {
     }
     let tileZoom = camera.tileZoom(tileSize: source.tileSize, available: source.zoomRange)
     let range = camera.tileRange(tileZoom: tileZoom)
-    let tiles = range.tiles.sorted()
-    guard tiles.count <= maximumTiles else {
+    // Counted from the range before listing it: a source with only deep zooms could ask for millions.
+    let placementCount = range.columns.count * range.rows.count
+    guard placementCount <= maximumTiles else {
       throw RenderError.tileSource(
-        "this map would need \(tiles.count) tiles at zoom \(tileZoom) from \(source) (its zooms are"
+        "this map would need \(placementCount) tiles at zoom \(tileZoom) from \(source) (its zooms are"
           + " \(source.zoomRange.lowerBound)–\(source.zoomRange.upperBound)); zoom in or use another tile source"
       )
     }
+    let tiles = range.tiles.sorted()
     // BasemapLayer lays the tiles on one Cairo image, and Cairo images are at most 32767 pixels a side (a PNG
     // canvas has the same limit; SVG and PDF canvases do not).
     let mosaicWidth = range.columns.count * source.tileSize

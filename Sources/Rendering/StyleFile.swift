@@ -126,8 +126,12 @@ extension Style {
       }
       self[keyPath: keyPath] = color
     } else if let keyPath = Style.numberFields[field] {
-      guard case .number(let number) = value, number.isFinite, number >= 0 else {
-        throw StyleError.badValue(path: path, field: field, expected: "a number ≥ 0")
+      // Opacities are fractions; sizes are points, and past 1000 they only make a drawing that cannot be made.
+      let isOpacity = field.hasSuffix("Opacity")
+      let limit = isOpacity ? 1.0 : 1000.0
+      guard case .number(let number) = value, number.isFinite, number >= 0, number <= limit else {
+        throw StyleError.badValue(
+          path: path, field: field, expected: isOpacity ? "a number from 0 to 1" : "a number from 0 to 1000")
       }
       self[keyPath: keyPath] = number
     } else if let keyPath = Style.textFields[field] {

@@ -161,17 +161,30 @@ final class StyleTests: XCTestCase {
     }
   }
 
+  func testSizesAndOpacitiesHaveAnUpperBound() {
+    // A style cannot ask for a drawing that cannot be made (a pin head 10 billion points wide).
+    XCTAssertEqual(
+      styleError(#"{"pin": {"headRadius": 1e10}}"#)?.description,
+      #"style test.json: field "pin.headRadius" must be a number from 0 to 1000"#)
+    XCTAssertEqual(
+      styleError(#"{"pin": {"shadowOpacity": 1.5}}"#)?.description,
+      #"style test.json: field "pin.shadowOpacity" must be a number from 0 to 1"#)
+  }
+
   func testNegativeNumber() {
     let error = styleError(#"{"pin": {"headRadius": -1}}"#)
-    XCTAssertEqual(error, .badValue(path: "test.json", field: "pin.headRadius", expected: "a number ≥ 0"))
-    XCTAssertEqual(error?.description, #"style test.json: field "pin.headRadius" must be a number ≥ 0"#)
+    XCTAssertEqual(
+      error, .badValue(path: "test.json", field: "pin.headRadius", expected: "a number from 0 to 1000"))
+    XCTAssertEqual(
+      error?.description, #"style test.json: field "pin.headRadius" must be a number from 0 to 1000"#)
   }
 
   func testBooleanWhereANumberGoes() {
     for value in ["true", "false"] {
       let error = styleError(#"{"attribution": {"size": \#(value)}}"#)
       XCTAssertEqual(
-        error?.description, #"style test.json: field "attribution.size" must be a number ≥ 0"#, value)
+        error?.description, #"style test.json: field "attribution.size" must be a number from 0 to 1000"#,
+        value)
     }
     // 1 and 0 are numbers, not booleans.
     XCTAssertEqual(try style(#"{"attribution": {"size": 1}}"#).attribution.size, 1)
@@ -181,7 +194,7 @@ final class StyleTests: XCTestCase {
   func testOtherWrongTypes() {
     XCTAssertEqual(
       styleError(#"{"pin": {"headRadius": "7"}}"#)?.description,
-      #"style test.json: field "pin.headRadius" must be a number ≥ 0"#)
+      #"style test.json: field "pin.headRadius" must be a number from 0 to 1000"#)
     XCTAssertEqual(
       styleError(#"{"fontFamily": ""}"#)?.description,
       #"style test.json: field "fontFamily" must be a non-empty string"#)

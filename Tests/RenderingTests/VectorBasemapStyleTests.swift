@@ -45,7 +45,8 @@ final class VectorBasemapStyleTests: XCTestCase {
     }
     XCTAssertThrowsError(try Style(json: Data(#"{"basemap": {"cityLabelSize": -2}}"#.utf8), path: "s.json")) {
       XCTAssertEqual(
-        ($0 as? StyleError)?.description, #"style s.json: field "basemap.cityLabelSize" must be a number ≥ 0"#
+        ($0 as? StyleError)?.description,
+        #"style s.json: field "basemap.cityLabelSize" must be a number from 0 to 1000"#
       )
     }
   }
