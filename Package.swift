@@ -16,11 +16,15 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // libpng reports errors with setjmp/longjmp, which Swift cannot catch: a small C target turns them into codes.
     .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+    // libjpeg also reports errors with setjmp/longjmp: the same kind of C target keeps them out of Swift.
+    .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+    // libwebp's decoding API reports errors through return values, so Swift calls it directly.
+    .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .target(name: "Arguments"),
     .target(name: "JSON"),
     .target(name: "MapMath"),
     .target(name: "Places", dependencies: ["JSON", "MapMath", "CSQLite"]),
-    .target(name: "Tiles", dependencies: ["MapMath", "CSQLite", "CPNG"]),
+    .target(name: "Tiles", dependencies: ["MapMath", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
     .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),

@@ -1,4 +1,6 @@
+import CJPEG
 import CPNG
+import CWebP
 import Foundation
 
 /// Decoded pixels: straight (not premultiplied) 8-bit RGBA, row after row, `4 × width` bytes a row.
@@ -129,6 +131,113 @@ public enum PNGCodec {
       try encodeARGB32(
         $0.baseAddress!, width: image.width, height: image.height, stride: image.width * 4, opaque: opaque,
         compressionLevel: compressionLevel)
+    }
+  }
+}
+
+/// The raster formats mymap decodes, recognised from their first bytes.
+public enum ImageFormat: String, Sendable, CaseIterable {
+  case png = "PNG"
+  case jpeg = "JPEG"
+  case webp = "WebP"
+
+  /// The format the bytes start like, or nil when they look like none of them.
+  public init?(sniffing data: Data) {
+    if data.starts(with: [137, 80, 78, 71, 13, 10, 26, 10]) {
+      self = .png
+    } else if data.starts(with: [0xFF, 0xD8, 0xFF]) {
+      self = .jpeg
+    } else if data.count >= 12, data.starts(with: Array("RIFF".utf8)),
+      data.dropFirst(8).starts(with: Array("WEBP".utf8))
+    {
+      self = .webp
+    } else {
+      return nil
+    }
+  }
+}
+
+/// Decodes PNG, JPEG or WebP, whichever the bytes are.
+public enum ImageDecoder {
+  /// Decodes into straight RGBA. Sizes are checked from the header before pixels are allocated: an image
+  /// with a side over `maximumSide` throws `ImageCodecError.tooLarge`; bytes that are no PNG, JPEG or WebP,
+  /// or are corrupt or truncated, throw `ImageCodecError.notAnImage`.
+  public static func decode(_ data: Data, maximumSide: Int = PNGCodec.defaultMaximumSide) throws
+    -> RasterImage
+  {
+    guard !data.isEmpty else { throw ImageCodecError.notAnImage("empty data") }
+    switch ImageFormat(sniffing: data) {
+    case .png: return try PNGCodec.decode(data, maximumSide: maximumSide)
+    case .jpeg: return try JPEGCodec.decode(data, maximumSide: maximumSide)
+    case .webp: return try WebPCodec.decode(data, maximumSide: maximumSide)
+    case nil: throw ImageCodecError.notAnImage("not a PNG, JPEG or WebP image")
+    }
+  }
+}
+
+/// JPEG decoding through libjpeg-turbo (the C target keeps libjpeg's longjmp away from Swift).
+public enum JPEGCodec {
+  /// Decodes a baseline or progressive, grayscale or colour JPEG into RGBA (alpha 255). CMYK JPEGs are
+  /// refused, and libjpeg's warnings about corrupt or truncated data count as errors.
+  public static func decode(_ data: Data, maximumSide: Int = PNGCodec.defaultMaximumSide) throws
+    -> RasterImage
+  {
+    var pixels: UnsafeMutablePointer<UInt8>?
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let limit = UInt32(clamping: max(0, maximumSide))
+    let status = data.withUnsafeBytes { raw -> Int32 in
+      guard let base = raw.bindMemory(to: UInt8.self).baseAddress else {
+        return Int32(CJPEG_NOT_AN_IMAGE)
+      }
+      return cjpeg_decode_rgba(
+        base, raw.count, limit, limit, &pixels, &width, &height, &message, message.count)
+    }
+    if status == Int32(CJPEG_TOO_LARGE) {
+      throw ImageCodecError.tooLarge(width: Int(width), height: Int(height), limit: maximumSide)
+    }
+    guard status == Int32(CJPEG_OK), let pixels else {
+      let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw ImageCodecError.notAnImage(reason.isEmpty ? "not a JPEG image" : reason)
+    }
+    defer { cjpeg_free(pixels) }
+    let count = Int(width) * Int(height) * 4
+    return RasterImage(
+      width: Int(width), height: Int(height), rgba: Array(UnsafeBufferPointer(start: pixels, count: count)))
+  }
+}
+
+/// WebP decoding (lossy or lossless, with or without alpha) through libwebp, which reports errors through
+/// return values, so no C wrapper is needed.
+public enum WebPCodec {
+  /// Decodes a still WebP into straight RGBA (libwebp's `MODE_RGBA` is not premultiplied).
+  public static func decode(_ data: Data, maximumSide: Int = PNGCodec.defaultMaximumSide) throws
+    -> RasterImage
+  {
+    try data.withUnsafeBytes { raw -> RasterImage in
+      guard let base = raw.bindMemory(to: UInt8.self).baseAddress else {
+        throw ImageCodecError.notAnImage("empty data")
+      }
+      var features = WebPBitstreamFeatures()
+      guard WebPGetFeatures(base, raw.count, &features) == VP8_STATUS_OK else {
+        throw ImageCodecError.notAnImage("not a WebP image, or its header is corrupt or truncated")
+      }
+      let width = Int(features.width)
+      let height = Int(features.height)
+      guard width > 0, height > 0 else { throw ImageCodecError.notAnImage("WebP has an empty size") }
+      if width > maximumSide || height > maximumSide {
+        throw ImageCodecError.tooLarge(width: width, height: height, limit: maximumSide)
+      }
+      guard features.has_animation == 0 else {
+        throw ImageCodecError.notAnImage("animated WebP images are not supported")
+      }
+      var pixels = [UInt8](repeating: 0, count: width * height * 4)
+      let decoded = pixels.withUnsafeMutableBufferPointer { output -> Bool in
+        WebPDecodeRGBAInto(base, raw.count, output.baseAddress, output.count, Int32(width * 4)) != nil
+      }
+      guard decoded else { throw ImageCodecError.notAnImage("WebP data is corrupt or truncated") }
+      return RasterImage(width: width, height: height, rgba: pixels)
     }
   }
 }

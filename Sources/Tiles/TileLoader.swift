@@ -74,10 +74,10 @@ public struct TileLoader: Sendable {
     if let cached = cache?.image(source: identity, tile: tile) { return .image(cached) }
     guard let data = try source.tileData(tile) else { return .missing }
     let size = source.tileSize
-    if let unsupported = unsupportedFormat(data) { return .failed(unsupported) }
+    if data.isEmpty { return .failed("empty tile data") }
     let image: RasterImage
     do {
-      image = try PNGCodec.decode(data, maximumSide: size)
+      image = try ImageDecoder.decode(data, maximumSide: size)
     } catch {
       return .failed("\(error)")
     }
@@ -86,17 +86,6 @@ public struct TileLoader: Sendable {
     }
     cache?.insert(image, source: identity, tile: tile)
     return .image(image)
-  }
-
-  /// A reason when the bytes are an image format mymap cannot decode yet (only PNG is decoded).
-  private func unsupportedFormat(_ data: Data) -> String? {
-    if data.isEmpty { return "empty tile data" }
-    if data.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG tiles are not supported yet (only PNG)" }
-    if data.count >= 12, data.prefix(4) == Data("RIFF".utf8), data.dropFirst(8).prefix(4) == Data("WEBP".utf8)
-    {
-      return "WebP tiles are not supported yet (only PNG)"
-    }
-    return nil
   }
 }
 

@@ -54,7 +54,7 @@ final class TileLoaderTests: XCTestCase {
     XCTAssertEqual(reasons[tile(1, 0, 0)]?.hasPrefix("not a readable image"), true, "\(reasons)")
     XCTAssertEqual(
       reasons[tile(1, 1, 0)], "image of 300×300 pixels is larger than the limit of 256 pixels a side")
-    XCTAssertEqual(reasons[tile(1, 0, 1)], "JPEG tiles are not supported yet (only PNG)")
+    XCTAssertEqual(reasons[tile(1, 0, 1)]?.hasPrefix("not a readable image"), true, "\(reasons)")
     XCTAssertEqual(reasons[tile(1, 1, 1)], "empty tile data")
     XCTAssertEqual(reasons[tile(2, 0, 0)]?.hasPrefix("not a readable image"), true, "\(reasons)")
     XCTAssertEqual(reasons[tile(2, 1, 0)], "tile is 128×128 pixels, expected 256×256")
