@@ -23,8 +23,9 @@ final class TextLayout {
   /// From the layout's origin to the top-left of its logical extents (non-zero for right-aligned text).
   private let offset: PixelPoint
 
-  /// Text measured against a Cairo context (any context: the metrics do not depend on it).
-  init(text: String, font: FontSpec, maxWidth: Double?, context: OpaquePointer) {
+  /// Text measured against a Cairo context (any context: the metrics do not depend on it). `letterSpacing`
+  /// is extra space between letters, in points (Pango adds none after the last letter).
+  init(text: String, font: FontSpec, maxWidth: Double?, letterSpacing: Double = 0, context: OpaquePointer) {
     let single = text.split(whereSeparator: \.isNewline).joined(separator: " ")
     layout = pango_cairo_create_layout(context)
     let pangoContext = pango_layout_get_context(layout)
@@ -37,8 +38,13 @@ final class TextLayout {
     pango_layout_set_font_description(layout, description)
     pango_font_description_free(description)
     pango_layout_set_single_paragraph_mode(layout, 1)
-    pango_layout_set_text(layout, single, -1)
     let scale = Double(TextLayout.pangoScale)
+    if letterSpacing > 0, let attributes = pango_attr_list_new() {
+      pango_attr_list_insert(attributes, pango_attr_letter_spacing_new(Int32(letterSpacing * scale)))
+      pango_layout_set_attributes(layout, attributes)
+      pango_attr_list_unref(attributes)
+    }
+    pango_layout_set_text(layout, single, -1)
     // Only a text that is too long gets a width: a set width also aligns right-to-left text to its right
     // edge, which would move a short Arabic or Hebrew title away from its bubble's left padding.
     if let maxWidth, Double(TextLayout.logicalRect(layout).width) / scale > maxWidth {
@@ -67,6 +73,14 @@ final class TextLayout {
     cairo_move_to(context, origin.x + offset.x, origin.y + offset.y)
     pango_cairo_update_layout(context, layout)
     pango_cairo_show_layout(context, layout)
+  }
+
+  /// Adds the outline of the text, its top-left corner at `origin` (points), to the current path: a stroke
+  /// of it is the halo that keeps a map label legible on any colour.
+  func addPath(at origin: PixelPoint, in context: OpaquePointer) {
+    cairo_move_to(context, origin.x + offset.x, origin.y + offset.y)
+    pango_cairo_update_layout(context, layout)
+    pango_cairo_layout_path(context, layout)
   }
 
   /// Pango's fixed-point unit (PANGO_SCALE; the macro does not import into Swift).

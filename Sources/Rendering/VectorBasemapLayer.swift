@@ -48,8 +48,9 @@ final class VectorBasemapLayer {
   private(set) var stateBorders: [[PixelPoint]] = []
   private(set) var countryBorders: [[PixelPoint]] = []
   /// The labels as placed, in points, with the lines of text that draw them.
-  private(set) var labels: [(label: PlacedLabel, kind: BasemapLabel.Kind, text: String, lines: [LabelText])] =
-    []
+  private(set) var labels:
+    [(label: PlacedLabel, kind: BasemapLabel.Kind, text: String, lines: [TextLayout])] =
+      []
 
   /// The band whose geometry is detailed enough for the camera: the zoom counts the scale, since a scale 2
   /// image has the pixels of one zoom level more.
@@ -192,7 +193,7 @@ final class VectorBasemapLayer {
   /// The lines of a label: a long country name is set on two lines of about equal length.
   private func measure(
     _ text: String, kind: LabelCandidate.Kind, rank: Double, fontFamily: String, _ measuring: MeasuringContext
-  ) -> [LabelText] {
+  ) -> [TextLayout] {
     // The whole world on a few hundred points: smaller names.
     let factor = zoom < 1.5 ? 0.85 : 1
     switch kind {
@@ -200,18 +201,21 @@ final class VectorBasemapLayer {
       let size = style.countryLabelSize * factor
       let font = FontSpec(family: fontFamily, size: size, bold: true)
       return VectorBasemapLayer.lines(of: text).map {
-        LabelText(text: $0, font: font, letterSpacing: size * 0.12, context: measuring.context)
+        TextLayout(
+          text: $0, font: font, maxWidth: nil, letterSpacing: size * 0.12, context: measuring.context)
       }
     case .city where isAreaZoom:
       let size = style.cityLabelSize * (rank >= 1_000_000 ? 1.5 : rank >= 100_000 ? 1.25 : 1.1)
       let font = FontSpec(family: fontFamily, size: size, bold: false)
-      return [LabelText(text: text, font: font, letterSpacing: 0.6, context: measuring.context)]
+      return [
+        TextLayout(text: text, font: font, maxWidth: nil, letterSpacing: 0.6, context: measuring.context)
+      ]
     case .city:
       // The large cities of the view in bold, the largest also a little larger: they anchor the map.
       let bold = rank >= (zoom < 5 ? 5_000_000 : zoom < 8 ? 1_000_000 : 500_000)
       let size = style.cityLabelSize * factor * (rank >= 5_000_000 ? 1.1 : 1)
       let font = FontSpec(family: fontFamily, size: size, bold: bold)
-      return [LabelText(text: text, font: font, context: measuring.context)]
+      return [TextLayout(text: text, font: font, maxWidth: nil, context: measuring.context)]
     }
   }
 
