@@ -41,6 +41,8 @@ public struct RenderResult: Sendable {
   /// The built-in basemap's labels as drawn (empty for raster tiles), in image pixels; not part of the
   /// layout JSON.
   public var labels: [BasemapLabel] = []
+  /// The attribution plate as drawn, in image pixels (nil without an attribution); not part of the layout JSON.
+  public var attribution: PixelRect? = nil
 }
 
 /// Why a map could not be made.

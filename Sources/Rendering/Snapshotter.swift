@@ -23,7 +23,7 @@ public enum Snapshotter {
 
     let sourceAttribution = request.tiles.map { $0.attribution } ?? request.basemap?.attribution
     let attributionText = request.style.basemap.attribution ?? sourceAttribution
-    let attribution = attributionText.flatMap { text -> AttributionLayer? in
+    var attribution = attributionText.flatMap { text -> AttributionLayer? in
       text.isEmpty
         ? nil
         : AttributionLayer(
@@ -35,6 +35,22 @@ public enum Snapshotter {
     let userPoint = request.user.map { points(camera.pixel(for: $0.coordinate), camera) }
     if let userPoint { obstacles.append(userLayer.extent.offsetBy(dx: userPoint.x, dy: userPoint.y)) }
     let (placed, dropped) = overlays.place(on: camera, obstacles: obstacles)
+    // Callouts avoid the plate, but a pin is where its place is: when one stands under the plate, the plate
+    // moves to the first corner where it covers nothing drawn.
+    if let current = attribution {
+      let drawn =
+        placed.map { overlays.pin.extent.offsetBy(dx: $0.point.x, dy: $0.point.y) }
+        + placed.compactMap { $0.callout?.extent } + Array(obstacles.dropFirst())
+      if drawn.contains(where: { $0.intersects(current.plate) }),
+        let free = AttributionLayer.Corner.allCases.dropFirst().lazy.map({
+          current.moved(to: $0, size: camera.size)
+        })
+        .first(where: { candidate in !drawn.contains { $0.intersects(candidate.plate) } })
+      {
+        attribution = free
+        obstacles[0] = free.plate
+      }
+    }
     if !dropped.isEmpty {
       warnings.append(
         "\(dropped.count) of \(overlays.callouts.compactMap { $0 }.count) callouts did not fit and were left out"
@@ -104,7 +120,8 @@ public enum Snapshotter {
       request, camera: camera, overlays: overlays, placed: placed, dropped: dropped, tiles: basemap.summary)
     return RenderResult(
       data: [UInt8](data), layout: layout, warnings: warnings,
-      labels: basemap.vector?.drawnLabels(scale: camera.scale) ?? [])
+      labels: basemap.vector?.drawnLabels(scale: camera.scale) ?? [],
+      attribution: attribution?.plate.scaled(by: camera.scale))
   }
 
   private static func validate(_ request: RenderRequest) throws(RenderError) {

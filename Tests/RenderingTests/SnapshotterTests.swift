@@ -145,6 +145,28 @@ final class SnapshotterTests: XCTestCase {
     }
   }
 
+  func testTheAttributionMovesAwayFromAPinInItsCorner() throws {
+    // A camera that puts the place in the bottom-right corner, where the plate would be.
+    let place = Coordinate(latitude: 45, longitude: 10)
+    let world = WebMercator.project(place)
+    let worldPixels = 256 * pow(2, 5.0)
+    let center = WebMercator.unproject(
+      WorldPoint(x: world.x - (780 - 400) / worldPixels, y: world.y - (595 - 300) / worldPixels))
+    var request = RenderKit.request(
+      [PointAnnotation(identifier: "se", coordinate: place, title: "South-east")], width: 800, height: 600)
+    request.tiles = try RenderKit.fixtureTiles()
+    request.center = center
+    request.zoom = 5
+    request.showCallouts = false
+    let result = try Snapshotter.render(request)
+    let pin = try XCTUnwrap(result.layout.annotations.first?.pin)
+    XCTAssertGreaterThan(pin.maxX, 760, "the pin stands in the bottom-right corner")
+    let plate = try XCTUnwrap(result.attribution)
+    XCTAssertFalse(pin.intersects(plate), "the pin is under the attribution \(plate)")
+    XCTAssertLessThan(plate.minX, 400, "the plate moved to the bottom-left corner")
+    XCTAssertGreaterThan(plate.minY, 500)
+  }
+
   func testAPNGWiderThanCairoCanHoldIsAnInvalidSize() throws {
     var request = RenderKit.request([], width: 40_000, height: 10, format: .png)
     request.center = Coordinate(latitude: 0, longitude: 0)
