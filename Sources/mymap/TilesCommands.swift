@@ -1,0 +1,118 @@
+import Arguments
+import Foundation
+import Tiles
+
+/// `mymap tiles info PATH`: what a tile cache holds.
+enum TilesInfoCommand {
+  static let spec = CommandSpec(
+    "tiles info", abstract: "Show what a tile cache holds: tiles and bytes per zoom, oldest and newest.",
+    discussion: """
+      PATH is a tile folder ({z}/{x}/{y}.png, .jpg, .jpeg or .webp) or an .mbtiles file. Dates are the \
+      tile files' modification dates; an MBTiles file keeps none per tile, so it shows the file's own.
+      """,
+    arguments: [.required("PATH", help: "The tile folder or .mbtiles file.")])
+
+  static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    let inventory = try TilesCommands.open(arguments.positional("PATH")!)
+    var rows = [["zoom", "tiles", "bytes"]]
+    for level in inventory.zooms {
+      rows.append([String(level.zoom), String(level.tiles), String(level.bytes)])
+    }
+    rows.append(["total", String(inventory.tileCount), String(inventory.totalBytes)])
+    let widths = (0..<3).map { column in rows.map { $0[column].count }.max()! }
+    var text = "\(inventory.path) (\(inventory.kind == .mbtiles ? "MBTiles file" : "tile folder"))\n"
+    for row in rows {
+      text += row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0)
+      text += "  " + String(repeating: " ", count: widths[1] - row[1].count) + row[1]
+      text += "  " + String(repeating: " ", count: widths[2] - row[2].count) + row[2] + "\n"
+    }
+    let note = inventory.datesAreFileDate ? " (the MBTiles file's modification date)" : ""
+    text += "oldest  " + (inventory.oldest.map(TilesCommands.iso8601) ?? "-") + note + "\n"
+    text += "newest  " + (inventory.newest.map(TilesCommands.iso8601) ?? "-") + note + "\n"
+    Console.print(text)
+  }
+}
+
+/// `mymap tiles prune PATH --older-than DURATION [--dry-run]`: removes old tiles from a tile folder.
+enum TilesPruneCommand {
+  static let spec = CommandSpec(
+    "tiles prune", abstract: "Remove tiles older than a given age from a tile folder.",
+    discussion: """
+      Removes the tile files ({z}/{x}/{y}.png, .jpg, .jpeg, .webp) last modified before the given age, then \
+      the folders this leaves empty; nothing else is touched. MBTiles files cannot be pruned yet.
+      """,
+    arguments: [.required("PATH", help: "The tile folder.")],
+    options: [
+      .value(
+        "older-than", valueName: "DURATION",
+        help: "Age of the tiles to remove: minutes, hours, days or weeks, like 90m, 12h, 30d, 2w (required)."),
+      .flag("dry-run", help: "List the tiles that would be removed, and remove nothing."),
+    ])
+
+  static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    let age: TimeInterval
+    do {
+      guard let value = try arguments.value("older-than", as: TilesCommands.duration) else {
+        throw CLIError.usage("missing --older-than DURATION (like 30d, 12h, 90m or 2w)")
+      }
+      age = value
+    } catch let error as CLIError {
+      throw error
+    } catch {
+      throw .usage("\(error)")
+    }
+    let inventory = try TilesCommands.open(arguments.positional("PATH")!)
+    let cutoff = Date().addingTimeInterval(-age)
+    let since = "older than \(arguments.string("older-than")!) (before \(TilesCommands.iso8601(cutoff)))"
+    do {
+      if arguments.flag("dry-run") {
+        let old = try inventory.tiles(olderThan: cutoff)
+        let output = BufferedOutput()
+        for tile in old { output.write(tile.relativePath + "\n") }
+        let bytes = old.reduce(0) { $0 + $1.bytes }
+        output.write("would remove \(count(old.count, "tile")) (\(count(bytes, "byte"))) \(since)\n")
+        output.flush()
+      } else {
+        let result = try inventory.prune(olderThan: cutoff)
+        Console.print("removed \(count(result.removed, "tile")) (\(count(result.bytes, "byte"))) \(since)")
+      }
+    } catch TileCacheError.pruneNotSupported(let path) {
+      throw .usage(TileCacheError.pruneNotSupported(path).description)
+    } catch {
+      throw .failure("\(error)")
+    }
+  }
+}
+
+enum TilesCommands {
+  /// The inventory of the cache at `path`; a missing or foreign path is bad input (exit 3).
+  static func open(_ path: String) throws(CLIError) -> TileCacheInventory {
+    do {
+      return try TileCacheInventory(path: path)
+    } catch {
+      throw .badInput("\(error)")
+    }
+  }
+
+  /// `30d`, `12h`, `90m`, `2w` as seconds: a whole number from 1 and one unit letter.
+  static func duration(_ text: String) throws -> TimeInterval {
+    let units: [Character: TimeInterval] = ["m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
+    guard let unit = text.last.flatMap({ units[Character($0.lowercased())] }),
+      let number = Int(text.dropLast()), text.dropLast().allSatisfy(\.isASCII),
+      text.first?.isNumber == true
+    else {
+      throw InvalidValue("expected a whole number and a unit (m, h, d or w), like 30d, 12h, 90m or 2w")
+    }
+    guard number >= 1 else { throw InvalidValue("the age must be at least 1") }
+    let seconds = Double(number) * unit
+    guard seconds <= 100 * 365.25 * 86_400 else { throw InvalidValue("the age must be at most 100 years") }
+    return seconds
+  }
+
+  static func iso8601(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: date)
+  }
+}
