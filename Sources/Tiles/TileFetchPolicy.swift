@@ -1,0 +1,61 @@
+import Foundation
+
+/// How patiently `TileFetcher` waits and retries.
+///
+/// A fetch makes at most `maximumAttempts` requests (never more than 3). Only transient failures are
+/// retried: HTTP 429 and 503, timeouts and dropped connections. Before a retry the fetcher waits for the
+/// server's `Retry-After` when it sends one, else `baseDelay` doubled per retry; a `Retry-After` longer
+/// than `maximumRetryAfter` is not waited for: the fetch fails at once and the error carries the delay.
+public struct TileFetchPolicy: Sendable {
+  /// The largest number of requests one fetch may make.
+  public static let attemptLimit = 3
+
+  /// Requests per fetch, clamped to 1…`attemptLimit`.
+  public var maximumAttempts: Int {
+    didSet { maximumAttempts = Self.clampAttempts(maximumAttempts) }
+  }
+  /// Seconds before the first retry when the server sends no `Retry-After`; doubled for each later retry.
+  public var baseDelay: Double
+  /// The longest `Retry-After` (seconds) the fetcher waits for.
+  public var maximumRetryAfter: Double
+  /// Seconds a request may wait for data before it times out: whole seconds, at least 1, because
+  /// FoundationNetworking hands libcurl whole seconds (a 0.4 s timeout would expire at once).
+  public var timeout: Double {
+    didSet { timeout = Self.wholeSeconds(timeout) }
+  }
+  /// Waits the given number of seconds; tests replace it to run without real delays.
+  public var sleep: @Sendable (Double) async throws -> Void
+
+  public init(
+    maximumAttempts: Int = attemptLimit, baseDelay: Double = 1, maximumRetryAfter: Double = 30,
+    timeout: Double = 15,
+    sleep: @escaping @Sendable (Double) async throws -> Void = TileFetchPolicy.realSleep
+  ) {
+    self.maximumAttempts = Self.clampAttempts(maximumAttempts)
+    self.baseDelay = max(0, baseDelay)
+    self.maximumRetryAfter = max(0, maximumRetryAfter)
+    self.timeout = Self.wholeSeconds(timeout)
+    self.sleep = sleep
+  }
+
+  /// Sleeps for real (and throws `CancellationError` when the task is cancelled).
+  public static let realSleep: @Sendable (Double) async throws -> Void = { seconds in
+    guard seconds > 0 else { return }
+    try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+  }
+
+  /// The wait before retry number `retry` (1 for the first retry), or nil when the fetch should not
+  /// wait that long and fails instead.
+  func delay(beforeRetry retry: Int, retryAfter: Double?) -> Double? {
+    if let retryAfter {
+      return retryAfter <= maximumRetryAfter ? max(0, retryAfter) : nil
+    }
+    return baseDelay * Double(1 << max(0, min(retry - 1, 10)))
+  }
+
+  private static func clampAttempts(_ value: Int) -> Int { min(max(value, 1), attemptLimit) }
+
+  private static func wholeSeconds(_ value: Double) -> Double {
+    value.isFinite ? max(1, value.rounded(.up)) : 15
+  }
+}
