@@ -52,6 +52,17 @@ let tilePath =
 let tiles = try openTileSource(at: tilePath)
 let cache = TileImageCache(byteLimit: 256 << 20)
 
+/// Milliseconds of `runs` renders of a request, sorted (after the caller's warm-up render).
+func renderTimes(_ request: RenderRequest) throws -> [Double] {
+  var times: [Double] = []
+  for _ in 0..<runs {
+    let start = DispatchTime.now().uptimeNanoseconds
+    _ = try Snapshotter.render(request)
+    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+  }
+  return times.sorted()
+}
+
 /// Resets the kernel's peak-RSS mark so each scene reports its own peak (Linux only).
 func resetPeakMemory() {
   try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
@@ -81,13 +92,7 @@ for scene in scenes {
   request.tileCache = cache
   let warmUp = try Snapshotter.render(request)
   resetPeakMemory()
-  var times: [Double] = []
-  for _ in 0..<runs {
-    let start = DispatchTime.now().uptimeNanoseconds
-    _ = try Snapshotter.render(request)
-    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-  }
-  times.sort()
+  let times = try renderTimes(request)
   let median = times[times.count / 2]
   let pixels = "\(warmUp.layout.width)×\(warmUp.layout.height)"
   print(
@@ -109,13 +114,7 @@ if FileManager.default.fileExists(atPath: basemapPath) {
     request.zoom = Double(zoom)
     request.basemap = basemap
     let warmUp = try Snapshotter.render(request)
-    var times: [Double] = []
-    for _ in 0..<runs {
-      let start = DispatchTime.now().uptimeNanoseconds
-      _ = try Snapshotter.render(request)
-      times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-    }
-    times.sort()
+    let times = try renderTimes(request)
     print(
       String(zoom).padding(toLength: 6, withPad: " ", startingAt: 0)
         + String(format: "%9.1f %8.1f   %d", times[times.count / 2], times[0], warmUp.data.count))

@@ -12,11 +12,16 @@ enum FilterOptions {
     .value("until", valueName: "DATE", help: "Only places saved on or before this ISO 8601 date."),
   ]
 
-  static func filter(_ arguments: ParsedArguments) throws(ArgumentError) -> LocationFilter {
-    LocationFilter(
-      categories: arguments.strings("category"),
-      since: try arguments.value("since", as: ValueParsers.date),
-      until: try arguments.value("until", as: ValueParsers.endOfDate))
+  /// The filter the options ask for; a bad date is a usage error.
+  static func filter(_ arguments: ParsedArguments) throws(CLIError) -> LocationFilter {
+    do {
+      return LocationFilter(
+        categories: arguments.strings("category"),
+        since: try arguments.value("since", as: ValueParsers.date),
+        until: try arguments.value("until", as: ValueParsers.endOfDate))
+    } catch {
+      throw .usage(error.description)
+    }
   }
 }
 

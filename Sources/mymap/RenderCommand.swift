@@ -110,7 +110,6 @@ enum RenderCommand {
   ) throws(CLIError) -> RenderRequest {
     var request = RenderRequest(annotations: [])
     let user: UserPosition?
-    let filter: LocationFilter
     do {
       user = try arguments.value("user", as: ValueParsers.userPosition)
       request.size = try arguments.value("size", as: ValueParsers.size)!
@@ -121,10 +120,10 @@ enum RenderCommand {
       request.spanMeters = try arguments.value("span-meters", as: ValueParsers.positiveNumber)
       request.padding = try arguments.value("padding", as: ValueParsers.nonNegativeNumber)!
       request.showCallouts = try arguments.value("callouts", as: ValueParsers.callouts)!
-      filter = try FilterOptions.filter(arguments)
     } catch {
       throw .usage("\(error)")
     }
+    let filter = try FilterOptions.filter(arguments)
     request.zoomSnapping = arguments.flag("fractional-zoom") ? .fractional : .integer
     request.requireAllTiles = arguments.flag("offline")
     request.style = try StyleResolver.resolve(arguments.string("style")!)

@@ -90,12 +90,7 @@ enum ListCommand {
     ])
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
-    let filter: LocationFilter
-    do {
-      filter = try FilterOptions.filter(arguments)
-    } catch {
-      throw .usage(error.description)
-    }
+    let filter = try FilterOptions.filter(arguments)
     let store = try StoreAccess.open(arguments, create: false)
     do {
       let output = BufferedOutput()

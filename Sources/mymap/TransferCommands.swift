@@ -95,12 +95,7 @@ enum ExportCommand {
     guard let format else {
       throw .usage("which format? give --format json|geojson|gpx|csv (or an --out file ending in one)")
     }
-    let filter: LocationFilter
-    do {
-      filter = try FilterOptions.filter(arguments)
-    } catch {
-      throw .usage(error.description)
-    }
+    let filter = try FilterOptions.filter(arguments)
     let store = try StoreAccess.open(arguments, create: false)
     let places: [Location]
     do {
