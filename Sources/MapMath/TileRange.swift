@@ -51,3 +51,43 @@ public struct TileRange: Hashable, Sendable {
   /// The distinct tiles (a narrow world may show one tile twice).
   public var tiles: Set<TileID> { Set(placements.map(\.tile)) }
 }
+
+extension TileRange {
+  /// The tiles of `zoom` that cover a latitude/longitude box, across 180° when the box crosses it
+  /// (`west > east`). Latitudes beyond Web Mercator's reach are clamped.
+  public init(zoom: Int, covering box: GeoBox) {
+    let northWest = WebMercator.project(Coordinate(latitude: box.north, longitude: box.west))
+    var southEast = WebMercator.project(Coordinate(latitude: box.south, longitude: box.east))
+    let wholeWorld = box.west <= -180 && box.east >= 180
+    if wholeWorld {
+      self.init(zoom: zoom, covering: WorldPoint(x: 0, y: northWest.y), WorldPoint(x: 1, y: southEast.y))
+      return
+    }
+    if box.west > box.east || southEast.x < northWest.x { southEast.x += 1 }
+    self.init(zoom: zoom, covering: northWest, southEast)
+  }
+
+  /// How many distinct tiles the range holds, counted without listing them (a range wider than the world
+  /// holds each column once).
+  public var tileCount: Int { min(columns.count, 1 << zoom) * rows.count }
+}
+
+/// The tiles that cover a box at several zooms: what `mymap tiles fetch` asks a server for.
+public struct TileCoverage: Hashable, Sendable {
+  public let box: GeoBox
+  public let zooms: ClosedRange<Int>
+
+  public init(box: GeoBox, zooms: ClosedRange<Int>) {
+    self.box = box
+    self.zooms = zooms
+  }
+
+  /// The ranges, one per zoom.
+  public var ranges: [TileRange] { zooms.map { TileRange(zoom: $0, covering: box) } }
+
+  /// How many tiles, counted without listing them (so a huge request can be refused cheaply).
+  public var tileCount: Int { ranges.reduce(0) { $0 + $1.tileCount } }
+
+  /// Every tile, zoom by zoom, each sorted by column then row.
+  public var tiles: [TileID] { ranges.flatMap { $0.tiles.sorted() } }
+}

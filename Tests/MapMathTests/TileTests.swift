@@ -183,4 +183,41 @@ final class TileTests: XCTestCase {
     let range = TileRange(zoom: 10, covering: point, point)
     XCTAssertEqual(range.placements.map(\.tile), [TileID(z: 10, x: 518, y: 352)].compactMap { $0 })
   }
+
+  // MARK: - TileCoverage
+
+  func testCoverageOfABoxMatchesTheSlippyMapFormula() {
+    // Paris, west 2.25, south 48.81, east 2.42, north 48.90; reference tiles from the OSM wiki's formula.
+    let paris = GeoBox(north: 48.90, south: 48.81, west: 2.25, east: 2.42)
+    let z12 = TileRange(zoom: 12, covering: paris)
+    XCTAssertEqual(z12.columns, 2073...2075)
+    XCTAssertEqual(z12.rows, 1408...1409)
+    let coverage = TileCoverage(box: paris, zooms: 10...14)
+    XCTAssertEqual(coverage.ranges.map(\.tileCount), [1, 2, 6, 20, 63])
+    XCTAssertEqual(coverage.tileCount, 92)
+    XCTAssertEqual(coverage.tiles.count, 92)
+    XCTAssertEqual(Set(coverage.tiles).count, 92)
+    XCTAssertEqual(coverage.tiles.first?.description, "10/518/352")
+    XCTAssertEqual(coverage.tiles.last?.description, "14/8302/5639")
+  }
+
+  func testCoverageAcrossThe180DegreeMeridianTakesTheShortWay() {
+    let fiji = GeoBox(north: -10, south: -20, west: 170, east: -170)
+    let range = TileRange(zoom: 4, covering: fiji)
+    XCTAssertEqual(range.tileCount, 2)
+    XCTAssertEqual(range.tiles.map(\.description).sorted(), ["4/0/8", "4/15/8"])
+  }
+
+  func testCoverageOfTheWholeWorldCountsEveryTileOnce() {
+    let world = GeoBox(north: 90, south: -90, west: -180, east: 180)
+    XCTAssertEqual(TileCoverage(box: world, zooms: 0...3).tileCount, 1 + 4 + 16 + 64)
+    XCTAssertEqual(TileCoverage(box: world, zooms: 0...3).tiles.count, 85)
+    // Counted, not listed: zoom 20 of the whole world is 2^40 tiles.
+    XCTAssertEqual(TileCoverage(box: world, zooms: 20...20).tileCount, 1 << 40)
+  }
+
+  func testCoverageOfOnePointIsOneTilePerZoom() {
+    let point = GeoBox(north: 48.8566, south: 48.8566, west: 2.3522, east: 2.3522)
+    XCTAssertEqual(TileCoverage(box: point, zooms: 0...18).tileCount, 19)
+  }
 }
