@@ -7,6 +7,8 @@ public enum ArgumentError: Error, CustomStringConvertible, Equatable, Sendable {
   case unknownOption(String, suggestion: String?)
   /// An option that takes a value came last, or was followed by another option or `--`.
   case missingValue(option: String, valueName: String)
+  /// A required option was not given.
+  case missingOption(option: String, valueName: String)
   /// A flag was given a value (`--quiet=yes`).
   case unexpectedValue(option: String, value: String)
   /// An option that is not repeatable (or a flag) was given more than once.
@@ -28,6 +30,8 @@ public enum ArgumentError: Error, CustomStringConvertible, Equatable, Sendable {
       return "unknown option '\(option)'" + (suggestion.map { "; did you mean \($0)?" } ?? "")
     case .missingValue(let option, let valueName):
       return "missing value for \(option) (expected \(valueName))"
+    case .missingOption(let option, let valueName):
+      return "missing \(option) \(valueName)"
     case .unexpectedValue(let option, let value):
       return "\(option) does not take a value (got '\(value)')"
     case .duplicateOption(let option):

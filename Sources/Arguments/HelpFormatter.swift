@@ -40,7 +40,8 @@ public struct HelpFormatter: Sendable {
       }
     }
     let optionUnits = command.options.map { option in
-      let unit = option.valueName.map { "[\(option.longForm) \($0)]" } ?? "[\(option.longForm)]"
+      let bare = option.longForm + (option.valueName.map { " " + $0 } ?? "")
+      let unit = option.isRequired ? bare : "[\(bare)]"
       return option.isRepeatable ? unit + "..." : unit
     }
     let lead = "USAGE: \(([toolName] + command.path).joined(separator: " ")) "

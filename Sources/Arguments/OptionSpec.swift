@@ -14,21 +14,24 @@ public struct OptionSpec: Equatable, Sendable {
   public let defaultValue: String?
   /// Whether the option may be given more than once (`--category A --category B`).
   public let isRepeatable: Bool
+  /// Whether the command cannot run without the option; the parser reports it missing.
+  public let isRequired: Bool
 
   /// A flag: present or absent, never takes a value.
   public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
     OptionSpec(
-      name: name, short: short, help: help, valueName: nil, defaultValue: nil, isRepeatable: false)
+      name: name, short: short, help: help, valueName: nil, defaultValue: nil, isRepeatable: false,
+      isRequired: false)
   }
 
   /// An option that takes a value: `--name value`, `--name=value` or `-x value`.
   public static func value(
     _ name: String, short: Character? = nil, valueName: String, help: String,
-    default defaultValue: String? = nil, repeatable: Bool = false
+    default defaultValue: String? = nil, repeatable: Bool = false, required: Bool = false
   ) -> OptionSpec {
     OptionSpec(
       name: name, short: short, help: help, valueName: valueName, defaultValue: defaultValue,
-      isRepeatable: repeatable)
+      isRepeatable: repeatable, isRequired: required)
   }
 
   /// Whether the option takes a value (`false` for a flag).

@@ -72,6 +72,9 @@ private struct Parser {
         }
       }
     }
+    if let missing = command.options.first(where: { $0.isRequired && values[$0.name] == nil }) {
+      throw .missingOption(option: missing.longForm, valueName: missing.valueName ?? "")
+    }
     let byName = try assignPositionals()
     return .arguments(
       ParsedArguments(

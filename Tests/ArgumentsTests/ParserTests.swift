@@ -140,4 +140,23 @@ final class ParserTests: XCTestCase {
   func testParsedArgumentsKnowTheirCommand() throws {
     XCTAssertEqual(try Fixtures.parse(Fixtures.tilesFetch, []).command.name, "tiles fetch")
   }
+
+  func testARequiredOptionMustBeGivenAndShowsWithoutBrackets() throws {
+    let fetch = CommandSpec(
+      "tiles fetch", abstract: "Fetch tiles.",
+      options: [
+        .value("url", valueName: "TEMPLATE", help: "The server.", required: true),
+        .value("to", valueName: "DIR", help: "The cache."),
+      ])
+    XCTAssertThrowsError(try Fixtures.parse(fetch, ["--to", "cache"])) { error in
+      XCTAssertEqual(error as? ArgumentError, .missingOption(option: "--url", valueName: "TEMPLATE"))
+      XCTAssertEqual("\(error)", "missing --url TEMPLATE")
+    }
+    XCTAssertEqual(try Fixtures.parse(fetch, ["--url", "https://t/{z}/{x}/{y}.png"]).string("to"), nil)
+    // --help works without the required option.
+    XCTAssertEqual(try fetch.parse(["--help"]), .helpRequested)
+    XCTAssertEqual(
+      HelpFormatter(width: 80).usage(for: fetch, toolName: "mymap"),
+      "USAGE: mymap tiles fetch --url TEMPLATE [--to DIR]")
+  }
 }
