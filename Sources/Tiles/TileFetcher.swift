@@ -7,8 +7,11 @@ import MapMath
 
 /// What a tile server returned for one tile.
 public enum FetchedTile: Sendable, Equatable {
-  /// The encoded bytes and their decoded image, which has exactly the expected size.
-  case image(Data, RasterImage)
+  /// A new or changed tile: the encoded bytes, their decoded image (which has exactly the expected size)
+  /// and how long it may be used, from the response's cache headers.
+  case image(Data, RasterImage, TileFreshness)
+  /// The server answered 304 to a revalidation: the cached copy is still good, with this new record.
+  case notModified(TileFreshness)
   /// The server answered 404: it has no such tile.
   case missing
 }
@@ -23,12 +26,24 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     case timedOut
     /// The connection failed or was dropped; the text says how.
     case connectionFailed(String)
+    /// The server cannot be reached at all, so the other tiles of its host would fail the same way.
+    case cannotConnect(Unreachable)
     /// The body was shorter than its `Content-Length`, by this many bytes when known.
     case truncated(bytesMissing: Int?)
     /// The body of a 200 response is not a PNG, JPEG or WebP image (e.g. an HTML error page).
     case notAnImage(contentType: String?)
     /// The image is not `expected` × `expected` pixels.
     case wrongSize(width: Int, height: Int, expected: Int)
+  }
+
+  /// Why a server cannot be reached at all.
+  public enum Unreachable: Sendable, Equatable {
+    /// Nothing accepts connections at the host and port (refused, or no route to it).
+    case cannotConnectToHost
+    /// The host name does not resolve.
+    case unknownHost
+    /// This machine has no network connection.
+    case notConnectedToInternet
   }
 
   public let tile: TileID
@@ -49,8 +64,29 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
   public var isTransient: Bool {
     switch reason {
     case .httpStatus(let status, _): return status == 429 || status == 503
-    case .timedOut, .connectionFailed, .truncated: return true
+    case .timedOut, .connectionFailed, .cannotConnect, .truncated: return true
     case .notAnImage, .wrongSize: return false
+    }
+  }
+
+  /// Whether the server cannot be reached at all (cannot connect, unknown host, no network): a caller can
+  /// stop asking the same host for its other tiles.
+  public var isHostUnreachable: Bool {
+    if case .cannotConnect = reason { return true }
+    return false
+  }
+
+  /// A short label for the kind of failure, for counting failures in a summary such as "12 of 40 tiles could
+  /// not be fetched: 10 × HTTP 503, 2 × not an image".
+  public var summaryKind: String {
+    switch reason {
+    case .httpStatus(let status, _): return "HTTP \(status)"
+    case .timedOut: return "timed out"
+    case .connectionFailed: return "connection failed"
+    case .cannotConnect: return "cannot connect"
+    case .truncated: return "cut off"
+    case .notAnImage: return "not an image"
+    case .wrongSize: return "wrong size"
     }
   }
 
@@ -75,6 +111,14 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
       return "the server did not answer in time"
     case .connectionFailed(let how):
       return "connection failed (\(how))"
+    case .cannotConnect(let why):
+      let how =
+        switch why {
+        case .cannotConnectToHost: "cannot connect to the server"
+        case .unknownHost: "unknown host"
+        case .notConnectedToInternet: "not connected to the internet"
+        }
+      return "connection failed (\(how))"
     case .truncated(let missing):
       return "the response was cut off" + (missing.map { " (\($0) bytes missing)" } ?? "")
     case .notAnImage(let contentType):
@@ -91,8 +135,10 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Fetches single tiles from a tile server, politely: its own User-Agent, at most two connections per
-/// host, a timeout, a bounded number of retries that honour `Retry-After`, and no HTTP cache. A tile is
-/// returned only when its bytes decode to an image of the expected size, so garbage never reaches a cache.
+/// host, a timeout, a bounded number of retries that honour `Retry-After`, no HTTP cache of its own (the
+/// caller keeps tiles and their `TileFreshness`), and revalidation of a cached tile with `If-None-Match` /
+/// `If-Modified-Since`. A tile is returned only when its bytes decode to an image of the expected size, so
+/// garbage never reaches a cache.
 public final class TileFetcher: Sendable {
   /// The `User-Agent` header sent with every request.
   public let userAgent: String
@@ -108,10 +154,32 @@ public final class TileFetcher: Sendable {
     configuration.httpMaximumConnectionsPerHost = 2
     configuration.timeoutIntervalForRequest = policy.timeout
     configuration.timeoutIntervalForResource = policy.timeout * 4
+    // No URLCache: the caller caches tiles. Without one, FoundationNetworking sends our own
+    // If-None-Match / If-Modified-Since unchanged and hands a 304 (empty body) back to us as it is
+    // (TileFetcherTests check this against the local tile server); `.reloadIgnoringLocalCacheData` only
+    // concerns the absent local cache. It spells some header names its own way (`ETag` arrives as
+    // `Etag`), so TileFreshness reads them case-insensitively.
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
     self.session = URLSession(configuration: configuration)
+    Self.removeEmptyFoundationCacheFolder()
+  }
+
+  /// FoundationNetworking makes an (unused, empty) folder `org.swift.foundation.URLCache/<program>` in the
+  /// user's cache folder whenever a session configuration is made, even with `urlCache = nil`; mymap
+  /// keeps its tiles itself, so the empty folders are removed again rather than left in the user's home.
+  private static func removeEmptyFoundationCacheFolder() {
+    guard let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first else {
+      return
+    }
+    let parent = caches.appendingPathComponent("org.swift.foundation.URLCache")
+    let files = FileManager.default
+    for name in (try? files.contentsOfDirectory(atPath: parent.path)) ?? [] {
+      let folder = parent.appendingPathComponent(name)
+      if (try? files.contentsOfDirectory(atPath: folder.path))?.isEmpty == true { rmdir(folder.path) }
+    }
+    if (try? files.contentsOfDirectory(atPath: parent.path))?.isEmpty == true { rmdir(parent.path) }
   }
 
   deinit {
@@ -130,13 +198,20 @@ public final class TileFetcher: Sendable {
     return "mymap/\(version.isEmpty ? "unknown" : version) (\(comment))"
   }
 
-  /// Fetches one tile. Returns `.image` only for a body that decodes to an `expectedSize` × `expectedSize`
-  /// image, `.missing` for a 404; throws `TileFetchError` for anything else (after retrying transient
-  /// failures as `policy` allows) and `CancellationError` when the task is cancelled.
-  public func fetch(_ tile: TileID, from template: TileURLTemplate, expectedSize: Int) async throws
-    -> FetchedTile
-  {
-    guard let url = URL(string: template.url(for: tile)) else {
+  /// Fetches one tile (its `@2x` URL when `retina`). Returns `.image` only for a body that decodes to an
+  /// `expectedSize` × `expectedSize` image, `.missing` for a 404; throws `TileFetchError` for anything else
+  /// (after retrying transient failures as `policy` allows) and `CancellationError` when the task is
+  /// cancelled.
+  ///
+  /// With `cached` (the record of a stored copy) that has an ETag or Last-Modified, the request is
+  /// conditional (`If-None-Match`, `If-Modified-Since`) and a 304 returns `.notModified` with the record
+  /// updated from the 304's headers; a 304 to an unconditional request is an unexpected response. The
+  /// records are stamped with `now()` when the response arrives.
+  public func fetch(
+    _ tile: TileID, from template: TileURLTemplate, expectedSize: Int, retina: Bool = false,
+    revalidating cached: TileFreshness? = nil, now: @Sendable () -> Date = Date.init
+  ) async throws -> FetchedTile {
+    guard let url = URL(string: template.url(for: tile, retina: retina)) else {
       throw TileFetchError(
         tile: tile, source: template.redacted, reason: .connectionFailed("invalid URL"), attempts: 0)
     }
@@ -145,7 +220,7 @@ public final class TileFetcher: Sendable {
       attempt += 1
       try Task.checkCancellation()
       do {
-        return try await fetchOnce(url, expectedSize: expectedSize)
+        return try await fetchOnce(url, expectedSize: expectedSize, cached: cached, now: now)
       } catch let failure as Failure {
         let error = TileFetchError(
           tile: tile, source: template.redacted, reason: failure.reason, attempts: attempt)
@@ -164,10 +239,19 @@ public final class TileFetcher: Sendable {
     var retryAfter: Double? = nil
   }
 
-  private func fetchOnce(_ url: URL, expectedSize: Int) async throws -> FetchedTile {
+  private func fetchOnce(_ url: URL, expectedSize: Int, cached: TileFreshness?, now: () -> Date)
+    async throws -> FetchedTile
+  {
     var request = URLRequest(url: url)
     request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
     request.setValue("image/png,image/jpeg,image/webp;q=0.9,*/*;q=0.1", forHTTPHeaderField: "Accept")
+    if let etag = cached?.etag {
+      request.setValue(etag, forHTTPHeaderField: "If-None-Match")
+    }
+    if let lastModified = cached?.lastModified {
+      request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+    }
+    let conditional = cached?.canRevalidate ?? false
     let data: Data
     let response: URLResponse
     do {
@@ -179,13 +263,20 @@ public final class TileFetcher: Sendable {
     guard let http = response as? HTTPURLResponse else {
       throw Failure(reason: .connectionFailed("not an HTTP response"), retryable: false)
     }
+    let received = now()
+    // A 304 answers a conditional request only; to any other request it is an unexpected status.
+    if http.statusCode == 304, let cached, conditional {
+      return .notModified(cached.merged(withNotModified: Self.headers(of: http), now: received))
+    }
     switch http.statusCode {
     case 200:
       break
     case 404:
       return .missing
     case let status:
-      let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap { Self.parseRetryAfter($0) }
+      let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap {
+        Self.parseRetryAfter($0, now: received)
+      }
       throw Failure(
         reason: .httpStatus(status, retryAfter: retryAfter), retryable: status == 429 || status == 503,
         retryAfter: retryAfter)
@@ -212,7 +303,16 @@ public final class TileFetcher: Sendable {
         reason: .wrongSize(width: image.width, height: image.height, expected: expectedSize),
         retryable: false)
     }
-    return .image(data, image)
+    return .image(data, image, TileFreshness(responseHeaders: Self.headers(of: http), now: received))
+  }
+
+  /// The response's header fields as strings.
+  private static func headers(of response: HTTPURLResponse) -> [String: String] {
+    var headers: [String: String] = [:]
+    for case (let name as String, let value as String) in response.allHeaderFields {
+      headers[name] = value
+    }
+    return headers
   }
 
   private static func failure(for error: URLError) -> Failure {
@@ -224,6 +324,13 @@ public final class TileFetcher: Sendable {
       return Failure(reason: .timedOut, retryable: true)
     case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource, .unknown:
       return Failure(reason: .connectionFailed(describe(error)), retryable: true)
+    // Retrying cannot help within one fetch: the caller may skip the host's other tiles instead.
+    case .cannotConnectToHost:
+      return Failure(reason: .cannotConnect(.cannotConnectToHost), retryable: false)
+    case .cannotFindHost, .dnsLookupFailed:
+      return Failure(reason: .cannotConnect(.unknownHost), retryable: false)
+    case .notConnectedToInternet:
+      return Failure(reason: .cannotConnect(.notConnectedToInternet), retryable: false)
     default:
       return Failure(reason: .connectionFailed(describe(error)), retryable: false)
     }
@@ -232,9 +339,6 @@ public final class TileFetcher: Sendable {
   private static func describe(_ error: URLError) -> String {
     switch error.code {
     case .networkConnectionLost: return "the connection was dropped"
-    case .cannotConnectToHost: return "cannot connect to the server"
-    case .cannotFindHost: return "unknown host"
-    case .notConnectedToInternet: return "not connected to the internet"
     case .badServerResponse, .cannotParseResponse: return "bad response from the server"
     case .zeroByteResource: return "empty response"
     default:
@@ -261,11 +365,7 @@ public final class TileFetcher: Sendable {
     if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
       return Double(text)
     }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    guard let date = formatter.date(from: text) else { return nil }
+    guard let date = TileFreshness.parseHTTPDate(text) else { return nil }
     return max(0, date.timeIntervalSince(now))
   }
 }

@@ -23,82 +23,6 @@ private final class SleepRecorder: @unchecked Sendable {
   }
 }
 
-/// `Tests/Fixtures/tileserver/tile_server.py`, running on 127.0.0.1 for one test.
-private final class LocalTileServer {
-  let port: Int
-  private let process: Process
-  private let directory: TemporaryDirectory
-  private let logURL: URL
-
-  init() throws {
-    guard Self.hasPython() else {
-      throw XCTSkip("TileFetcherTests need python3 on PATH to run the local tile server")
-    }
-    directory = try TemporaryDirectory(prefix: "mymap-tileserver")
-    logURL = directory.url("requests.log")
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", RepositoryPaths.fixture("tileserver/tile_server.py").path, logURL.path,
-    ]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line.append(chunk)
-    }
-    let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard let port = Int(text), port > 0 else {
-      process.terminate()
-      throw XCTSkip("the local tile server did not start (printed \(text.debugDescription))")
-    }
-    self.port = port
-  }
-
-  private static func hasPython() -> Bool {
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    probe.arguments = ["python3", "-c", "pass"]
-    probe.standardOutput = FileHandle.nullDevice
-    probe.standardError = FileHandle.nullDevice
-    guard (try? probe.run()) != nil else { return false }
-    probe.waitUntilExit()
-    return probe.terminationStatus == 0
-  }
-
-  func stop() {
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-    }
-    directory.remove()
-  }
-
-  /// A template for one behaviour of the server (`ok`, `busy`, …) with an optional query.
-  func template(_ behaviour: String, query: String = "") throws -> TileURLTemplate {
-    try TileURLTemplate(
-      "http://127.0.0.1:\(port)/\(behaviour)/{z}/{x}/{y}.png" + (query.isEmpty ? "" : "?" + query),
-      environment: ["TILE_KEY": "s3cr3t-key"])
-  }
-
-  /// Each logged request as (path, User-Agent).
-  var requests: [(path: String, userAgent: String)] {
-    let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").map {
-      let fields = $0.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-      return (String(fields[0]), fields.count > 1 ? String(fields[1]) : "")
-    }
-  }
-
-  func requestCount(_ behaviour: String) -> Int {
-    requests.filter { $0.path.hasPrefix("/\(behaviour)/") }.count
-  }
-}
-
 final class TileFetcherTests: XCTestCase {
   private var server: LocalTileServer!
   private var sleeps: SleepRecorder!
@@ -148,14 +72,14 @@ final class TileFetcherTests: XCTestCase {
 
   func testValidTileReturnsItsBytesAndImage() async throws {
     let result = try await fetch("ok")
-    guard case .image(let data, let image) = result else { return XCTFail("got \(result)") }
+    guard case .image(let data, let image, _) = result else { return XCTFail("got \(result)") }
     XCTAssertEqual(Array(data.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
     XCTAssertEqual(image.width, 256)
     XCTAssertEqual(image.height, 256)
     XCTAssertEqual(try ImageDecoder.decode(data), image)
     XCTAssertEqual(image.pixel(x: 10, y: 20).red, 10)
     XCTAssertEqual(server.requestCount("ok"), 1)
-    XCTAssertEqual(server.requests.first?.path, "/ok/3/5/2.png")
+    XCTAssertEqual(server.requests().first?.path, "/ok/3/5/2.png")
     XCTAssertEqual(sleeps.delays, [])
   }
 
@@ -217,7 +141,7 @@ final class TileFetcherTests: XCTestCase {
 
   func testBusyServerIsRetriedUntilItAnswers() async throws {
     let result = try await fetch("busy", query: "n=2&retry_after=0")
-    guard case .image(_, let image) = result else { return XCTFail("got \(result)") }
+    guard case .image(_, let image, _) = result else { return XCTFail("got \(result)") }
     XCTAssertEqual(image.width, 256)
     XCTAssertEqual(server.requestCount("busy"), 3)
     XCTAssertEqual(sleeps.delays, [0, 0])
@@ -291,7 +215,7 @@ final class TileFetcherTests: XCTestCase {
     _ = try await fetcher.fetch(someTile, from: server.template("ok"), expectedSize: 256)
     _ = try await fetcher.fetch(
       someTile, from: server.template("busy", query: "n=1&retry_after=0"), expectedSize: 256)
-    let agents = server.requests.map(\.userAgent)
+    let agents = server.requests().map(\.userAgent)
     XCTAssertEqual(agents.count, 3)
     XCTAssertEqual(Set(agents), [fetcher.userAgent])
   }
@@ -317,6 +241,227 @@ final class TileFetcherTests: XCTestCase {
     } catch {
       XCTAssertFalse("\(error)".contains("s3cr3t-key"), "\(error)")
       XCTAssertTrue("\(error)".contains("{key:TILE_KEY}"), "\(error)")
+    }
+  }
+
+  // MARK: Freshness and revalidation
+
+  /// Wed, 21 Oct 2015 07:28:00 GMT: the fetcher's clock in these tests, far from the server's real one.
+  private let t0 = Date(timeIntervalSince1970: 1_445_412_480)
+
+  private func fetch(
+    _ template: TileURLTemplate, expectedSize: Int = 256, retina: Bool = false,
+    revalidating cached: TileFreshness? = nil, at now: Date
+  ) async throws -> FetchedTile {
+    try await fetcher().fetch(
+      someTile, from: template, expectedSize: expectedSize, retina: retina, revalidating: cached,
+      now: { now })
+  }
+
+  func testFetchedTileCarriesItsCacheHeaders() async throws {
+    let result = try await fetch(server.template("etag", query: "max_age=120"), at: t0)
+    guard case .image(_, let image, let record) = result else { return XCTFail("got \(result)") }
+    XCTAssertEqual(image.width, 256)
+    XCTAssertEqual(record, TileFreshness(etag: "\"v1\"", expires: t0.addingTimeInterval(120), fetched: t0))
+    // Without a cached record the request is not conditional.
+    XCTAssertEqual(
+      server.requests(),
+      [.init(path: "/etag/3/5/2.png", userAgent: fetcher().userAgent, ifNoneMatch: nil, ifModifiedSince: nil)]
+    )
+  }
+
+  func testETagRevalidationSendsIfNoneMatchAndGetsNotModified() async throws {
+    let template = try server.template("etag", query: "max_age=120")
+    guard case .image(_, _, let first) = try await fetch(template, at: t0) else { return XCTFail("no tile") }
+    let later = t0.addingTimeInterval(3 * 86_400)
+    let result = try await fetch(template, revalidating: first, at: later)
+    XCTAssertEqual(
+      result,
+      .notModified(TileFreshness(etag: "\"v1\"", expires: later.addingTimeInterval(120), fetched: later)))
+    let requests = server.requests()
+    XCTAssertEqual(requests.count, 2)
+    XCTAssertEqual(requests.last?.ifNoneMatch, "\"v1\"")
+    XCTAssertNil(requests.last?.ifModifiedSince)
+  }
+
+  func testLastModifiedRevalidationSendsIfModifiedSince() async throws {
+    let template = try server.template("lastmod")
+    guard case .image(_, _, let first) = try await fetch(template, at: t0) else { return XCTFail("no tile") }
+    let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
+    // No cache headers: the default 7 days.
+    XCTAssertEqual(
+      first,
+      TileFreshness(lastModified: lastModified, expires: t0.addingTimeInterval(7 * 86_400), fetched: t0))
+    let later = t0.addingTimeInterval(8 * 86_400)
+    let result = try await fetch(template, revalidating: first, at: later)
+    XCTAssertEqual(
+      result,
+      .notModified(
+        TileFreshness(
+          lastModified: lastModified, expires: later.addingTimeInterval(7 * 86_400), fetched: later)))
+    XCTAssertEqual(server.requests().last?.ifModifiedSince, lastModified)
+    XCTAssertNil(server.requests().last?.ifNoneMatch)
+  }
+
+  func testBothValidatorsAreSentAndKeptAfterNotModified() async throws {
+    let cached = TileFreshness(
+      etag: "\"v1\"", lastModified: "Tue, 20 Oct 2015 07:28:00 GMT", expires: t0, fetched: t0)
+    let result = try await fetch(server.template("etag"), revalidating: cached, at: t0)
+    // The 304 carries an ETag and max-age=3600 but no Last-Modified: that one is kept.
+    XCTAssertEqual(
+      result,
+      .notModified(
+        TileFreshness(
+          etag: "\"v1\"", lastModified: "Tue, 20 Oct 2015 07:28:00 GMT", expires: t0.addingTimeInterval(3600),
+          fetched: t0)))
+    XCTAssertEqual(server.requests().last?.ifNoneMatch, "\"v1\"")
+    XCTAssertEqual(server.requests().last?.ifModifiedSince, "Tue, 20 Oct 2015 07:28:00 GMT")
+  }
+
+  func testChangedTileAfterRevalidationComesWithItsNewRecord() async throws {
+    let cached = TileFreshness(etag: "\"v1\"", expires: t0, fetched: t0.addingTimeInterval(-86_400))
+    let later = t0.addingTimeInterval(60)
+    let result = try await fetch(server.template("changed"), revalidating: cached, at: later)
+    guard case .image(let data, let image, let record) = result else { return XCTFail("got \(result)") }
+    XCTAssertEqual(Array(data.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    XCTAssertEqual(image.width, 256)
+    XCTAssertEqual(
+      record, TileFreshness(etag: "\"v2\"", expires: later.addingTimeInterval(600), fetched: later))
+    XCTAssertEqual(server.requests().last?.ifNoneMatch, "\"v1\"")
+  }
+
+  func testNonMatchingETagGetsTheTileAgain() async throws {
+    let cached = TileFreshness(etag: "\"v0\"", expires: t0, fetched: t0)
+    let result = try await fetch(server.template("etag"), revalidating: cached, at: t0)
+    guard case .image(_, _, let record) = result else { return XCTFail("got \(result)") }
+    XCTAssertEqual(record.etag, "\"v1\"")
+    XCTAssertEqual(server.requests().last?.ifNoneMatch, "\"v0\"")
+  }
+
+  func testUnsolicited304IsAnError() async throws {
+    // Neither without a record nor with one that has no validators is the request conditional.
+    for cached in [nil, TileFreshness(expires: t0, fetched: t0)] {
+      do {
+        let result = try await fetch(server.template("notmodified"), revalidating: cached, at: t0)
+        XCTFail("expected an error, got \(result)")
+      } catch let error as TileFetchError {
+        XCTAssertEqual(error.reason, .httpStatus(304, retryAfter: nil))
+        XCTAssertEqual(error.attempts, 1)
+        XCTAssertEqual(error.summaryKind, "HTTP 304")
+        XCTAssertFalse(error.isTransient)
+        XCTAssertFalse(error.isHostUnreachable)
+      }
+    }
+    XCTAssertEqual(server.requests().map(\.ifNoneMatch), [nil, nil])
+  }
+
+  func testExpiresIsReadAgainstTheServersDate() async throws {
+    // The server's Date is a day behind the real time, and the fetcher's clock says 2015: only the
+    // difference between Expires and Date (2 hours) counts.
+    let result = try await fetch(server.template("expires", query: "skew=-86400"), at: t0)
+    guard case .image(_, _, let record) = result else { return XCTFail("got \(result)") }
+    XCTAssertEqual(record, TileFreshness(expires: t0.addingTimeInterval(7200), fetched: t0))
+  }
+
+  func testNoStoreTileMustBeRevalidatedNextTime() async throws {
+    let result = try await fetch(server.template("nostore"), at: t0)
+    guard case .image(_, _, let record) = result else { return XCTFail("got \(result)") }
+    XCTAssertEqual(record, TileFreshness(expires: t0, fetched: t0))
+    XCTAssertFalse(record.isFresh(at: t0))
+  }
+
+  func testRetinaFetchesThe2xURL() async throws {
+    let template = try TileURLTemplate("\(server.baseURL)/retina/{z}/{x}/{y}{r}.png", environment: [:])
+    guard case .image(_, let large, _) = try await fetch(template, expectedSize: 512, retina: true, at: t0)
+    else { return XCTFail("no retina tile") }
+    XCTAssertEqual([large.width, large.height], [512, 512])
+    guard case .image(_, let normal, _) = try await fetch(template, expectedSize: 256, at: t0)
+    else { return XCTFail("no tile") }
+    XCTAssertEqual([normal.width, normal.height], [256, 256])
+    XCTAssertEqual(server.requests().map(\.path), ["/retina/3/5/2@2x.png", "/retina/3/5/2.png"])
+  }
+
+  // MARK: Unreachable hosts and summaries
+
+  func testClosedPortMeansTheHostIsUnreachable() async throws {
+    let port = try closedLocalPort()
+    XCTAssertGreaterThan(port, 0)
+    let template = try TileURLTemplate("http://127.0.0.1:\(port)/ok/{z}/{x}/{y}.png", environment: [:])
+    do {
+      let result = try await fetch(template, at: t0)
+      XCTFail("expected an error, got \(result)")
+    } catch let error as TileFetchError {
+      XCTAssertEqual(error.reason, .cannotConnect(.cannotConnectToHost))
+      XCTAssertTrue(error.isHostUnreachable)
+      XCTAssertEqual(error.summaryKind, "cannot connect")
+      // Retrying cannot help: one attempt, no waiting.
+      XCTAssertEqual(error.attempts, 1)
+      XCTAssertEqual(sleeps.delays, [])
+      XCTAssertEqual(
+        error.description,
+        "cannot fetch tile \(someTile) from http://127.0.0.1:\(port)/ok/{z}/{x}/{y}.png: "
+          + "connection failed (cannot connect to the server)")
+    }
+  }
+
+  func testServerFailuresDoNotMeanTheHostIsUnreachable() async {
+    let busy = await fetchError("busy", query: "n=10&retry_after=0")
+    XCTAssertEqual(busy?.isHostUnreachable, false)
+    XCTAssertEqual(busy?.summaryKind, "HTTP 503")
+    let timedOut = await fetchError("slow", query: "delay=3", timeout: 1)
+    XCTAssertEqual(timedOut?.isHostUnreachable, false)
+    XCTAssertEqual(timedOut?.summaryKind, "timed out")
+    let dropped = await fetchError("reset", query: "n=10")
+    XCTAssertEqual(dropped?.isHostUnreachable, false)
+    XCTAssertEqual(dropped?.summaryKind, "connection failed")
+  }
+
+  func testSummaryKindsOfRealFailures() async {
+    let kinds: [(String, String, Int, String)] = [
+      ("html", "", 256, "not an image"), ("garbage", "", 256, "not an image"),
+      ("small", "", 256, "wrong size"),
+      ("truncated", "", 256, "cut off"), ("error", "", 256, "HTTP 500"),
+      ("limited", "n=5&retry_after=3600", 256, "HTTP 429"),
+    ]
+    for (behaviour, query, size, kind) in kinds {
+      let error = await fetchError(behaviour, query: query, expectedSize: size)
+      XCTAssertEqual(error?.summaryKind, kind, behaviour)
+      XCTAssertEqual(error?.isHostUnreachable, false, behaviour)
+    }
+  }
+
+  func testSummaryKindAndUnreachabilityOfEveryReason() {
+    let cases: [(TileFetchError.Reason, String, Bool, String)] = [
+      (.httpStatus(503, retryAfter: 2), "HTTP 503", false, "server busy (HTTP 503, retry after 2 s)"),
+      (.timedOut, "timed out", false, "the server did not answer in time"),
+      (
+        .connectionFailed("the connection was dropped"), "connection failed", false,
+        "connection failed (the connection was dropped)"
+      ),
+      (
+        .cannotConnect(.cannotConnectToHost), "cannot connect", true,
+        "connection failed (cannot connect to the server)"
+      ),
+      (.cannotConnect(.unknownHost), "cannot connect", true, "connection failed (unknown host)"),
+      (
+        .cannotConnect(.notConnectedToInternet), "cannot connect", true,
+        "connection failed (not connected to the internet)"
+      ),
+      (.truncated(bytesMissing: 10), "cut off", false, "the response was cut off (10 bytes missing)"),
+      (
+        .notAnImage(contentType: nil), "not an image", false, "the server sent something that is not an image"
+      ),
+      (
+        .wrongSize(width: 1, height: 2, expected: 256), "wrong size", false,
+        "the image is 1×2 pixels, expected 256×256"
+      ),
+    ]
+    for (reason, kind, unreachable, text) in cases {
+      let error = TileFetchError(tile: someTile, source: "S", reason: reason, attempts: 1)
+      XCTAssertEqual(error.summaryKind, kind, "\(reason)")
+      XCTAssertEqual(error.isHostUnreachable, unreachable, "\(reason)")
+      XCTAssertEqual(error.description, "cannot fetch tile \(someTile) from S: \(text)")
+      XCTAssertFalse(error.description.contains("\n"))
     }
   }
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""A local tile server for TileFetcherTests. Standard library only; binds 127.0.0.1 only.
+"""A local tile server for the tile fetching tests. Standard library only; binds 127.0.0.1 only.
 
 Usage: tile_server.py LOGFILE
 Prints the chosen port on the first line of stdout, then serves until terminated.
-Each request appends "PATH<TAB>USER-AGENT" to LOGFILE (PATH without the query).
+Each request appends "PATH<TAB>USER-AGENT<TAB>IF-NONE-MATCH<TAB>IF-MODIFIED-SINCE" to LOGFILE (PATH
+without the query); a header the request did not have is logged as "-", and tabs and line breaks in
+header values as spaces.
 
 The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignored:
   /ok/...         200, a valid 256x256 PNG
@@ -17,6 +19,16 @@ The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignore
   /reset/...      closes the connection without answering the first n times, then /ok (?n=1)
   /truncated/...  Content-Length larger than the body, then closes the connection
   /slow/...       sleeps `delay` seconds (default 5) before answering /ok
+  /etag/...       200 with ETag "v1" and Cache-Control max-age=<max_age> (?max_age=3600, the default);
+                  304 (no body, same ETag and Cache-Control) when If-None-Match matches "v1"
+  /lastmod/...    200 with Last-Modified: Wed, 21 Oct 2015 07:28:00 GMT and no cache headers;
+                  304 (no body) when If-Modified-Since is exactly that date
+  /expires/...    200 with a Date `skew` seconds off the real time (?skew=0, the default) and an
+                  Expires 2 hours after that Date
+  /nostore/...    200 with Cache-Control: no-store
+  /changed/...    200 with ETag "v2" and Cache-Control max-age=600, whatever If-None-Match says
+  /notmodified/.. 304 (no body) to every request, conditional or not
+  /retina/...     200, a 512x512 PNG when the path contains "@2x", else a 256x256 PNG
 """
 
 import struct
@@ -24,6 +36,7 @@ import sys
 import threading
 import time
 import zlib
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -36,10 +49,14 @@ def make_png(size):
         return struct.pack(">I", len(payload)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
 
     rows = bytearray()
+    reds = bytes(x % 256 for x in range(size))
     for y in range(size):
+        row = bytearray(3 * size)
+        row[0::3] = reds
+        row[1::3] = bytes((y % 256,)) * size
+        row[2::3] = b"\x80" * size
         rows.append(0)  # filter: none
-        for x in range(size):
-            rows += bytes((x % 256, y % 256, 128))
+        rows += row
     header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
     return (
         b"\x89PNG\r\n\x1a\n"
@@ -51,6 +68,8 @@ def make_png(size):
 
 PNG_256 = make_png(256)
 PNG_16 = make_png(16)
+PNG_512 = make_png(512)
+LAST_MODIFIED = "Wed, 21 Oct 2015 07:28:00 GMT"
 LOCK = threading.Lock()
 COUNTS = {}
 LOG_PATH = None
@@ -64,13 +83,31 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def send_body(self, status, body, content_type, extra=None):
-        self.send_response(status)
+        """Sends a response; a "Date" in `extra` replaces the server's own."""
+        extra = extra or {}
+        self.send_response_only(status)
+        self.send_header("Server", self.version_string())
+        self.send_header("Date", extra.get("Date") or self.date_time_string())
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        for name, value in extra.items():
+            if name != "Date":
+                self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def send_not_modified(self, extra=None):
+        """A 304: headers only, no body and no Content-Length."""
+        self.send_response(304)
         for name, value in (extra or {}).items():
             self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(body)
+
+    def logged_header(self, name):
+        value = self.headers.get(name)
+        if value is None:
+            return "-"
+        return value.replace("\t", " ").replace("\r", " ").replace("\n", " ")
 
     def do_GET(self):
         parts = urlsplit(self.path)
@@ -80,7 +117,15 @@ class Handler(BaseHTTPRequestHandler):
             COUNTS[path] = COUNTS.get(path, 0) + 1
             count = COUNTS[path]
             with open(LOG_PATH, "a", encoding="utf-8") as log:
-                log.write("%s\t%s\n" % (path, self.headers.get("User-Agent", "")))
+                log.write(
+                    "%s\t%s\t%s\t%s\n"
+                    % (
+                        path,
+                        self.headers.get("User-Agent", ""),
+                        self.logged_header("If-None-Match"),
+                        self.logged_header("If-Modified-Since"),
+                    )
+                )
         kind = path.strip("/").split("/")[0]
         failures = int(query.get("n", "1"))
         if kind == "ok":
@@ -122,8 +167,47 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_body(200, PNG_256, "image/png")
             except OSError:
                 pass
+        elif kind == "etag":
+            headers = {"ETag": '"v1"', "Cache-Control": "max-age=" + query.get("max_age", "3600")}
+            if etag_matches(self.headers.get("If-None-Match"), '"v1"'):
+                self.send_not_modified(headers)
+            else:
+                self.send_body(200, PNG_256, "image/png", headers)
+        elif kind == "lastmod":
+            if self.headers.get("If-Modified-Since") == LAST_MODIFIED:
+                self.send_not_modified()
+            else:
+                self.send_body(200, PNG_256, "image/png", {"Last-Modified": LAST_MODIFIED})
+        elif kind == "expires":
+            date = time.time() + float(query.get("skew", "0"))
+            headers = {"Date": formatdate(date, usegmt=True), "Expires": formatdate(date + 7200, usegmt=True)}
+            self.send_body(200, PNG_256, "image/png", headers)
+        elif kind == "nostore":
+            self.send_body(200, PNG_256, "image/png", {"Cache-Control": "no-store"})
+        elif kind == "changed":
+            self.send_body(200, PNG_256, "image/png", {"ETag": '"v2"', "Cache-Control": "max-age=600"})
+        elif kind == "notmodified":
+            self.send_not_modified({"ETag": '"v1"'})
+        elif kind == "retina":
+            self.send_body(200, PNG_512 if "@2x" in path else PNG_256, "image/png")
         else:
             self.send_body(400, b"unknown behaviour\n", "text/plain")
+
+
+def etag_matches(if_none_match, etag):
+    """Whether an If-None-Match value matches `etag`, by weak comparison (RFC 9110 13.1.2)."""
+    if if_none_match is None:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    strong = etag[2:] if etag.startswith("W/") else etag
+    for candidate in if_none_match.split(","):
+        candidate = candidate.strip()
+        if candidate.startswith("W/"):
+            candidate = candidate[2:]
+        if candidate == strong:
+            return True
+    return False
 
 
 def main():
