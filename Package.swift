@@ -24,7 +24,7 @@ let package = Package(
     .target(name: "JSON"),
     .target(name: "MapMath"),
     .target(name: "Places", dependencies: ["JSON", "MapMath", "CSQLite"]),
-    .target(name: "Tiles", dependencies: ["MapMath", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
+    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
     .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),

@@ -1,37 +1,98 @@
 import CSQLite
 import Foundation
 
-/// One read-only SQLite connection and its prepared tile statement.
+/// A value bound to a statement parameter or read from a result column.
+enum SQLiteValue: Equatable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob(Data)
+
+  var integer: Int? {
+    if case .integer(let value) = self { return Int(value) }
+    return nil
+  }
+
+  /// A REAL column (an INTEGER one too: SQLite stores whole REAL values compactly as integers on disk,
+  /// but returns them as REAL; a column written by another tool may hold either).
+  var real: Double? {
+    switch self {
+    case .real(let value): return value
+    case .integer(let value): return Double(value)
+    default: return nil
+    }
+  }
+
+  var text: String? {
+    if case .text(let value) = self { return value }
+    return nil
+  }
+}
+
+/// One SQLite connection with its prepared statements: read-only for tile sources (`MBTilesSource`,
+/// `TileCacheInventory`), read-write for the tile caches that fetched tiles are written into.
 ///
 /// `@unchecked Sendable`: the connection and the statements are touched only while `lock` is held, so
-/// reads from several threads are serialized (the connection is opened with `SQLITE_OPEN_NOMUTEX`, so
-/// this lock is the only one).
+/// calls from several threads are serialized (the connection is opened with `SQLITE_OPEN_NOMUTEX`, so
+/// this lock is the only one). The lock is recursive so that `transaction` can hold it around the
+/// statements its body runs: no other thread's statement can slip into the transaction.
+///
+/// Errors are those of what the file is used as: `TileSourceError` for a read-only connection,
+/// `TileCacheError` for a writable one.
 final class SQLiteFile: @unchecked Sendable {
+  enum Mode {
+    case readOnly
+    /// Read-write, created when missing.
+    case readWrite
+  }
+
   let path: String
-  private let lock = NSLock()
+  let mode: Mode
+  private let lock = NSRecursiveLock()
   private let handle: OpaquePointer
   private var statements: [String: OpaquePointer] = [:]
 
   /// Opens `path` read-only. Throws `TileSourceError` when it cannot be opened or is not SQLite.
-  init(path: String) throws {
+  convenience init(path: String) throws {
+    try self.init(path: path, mode: .readOnly)
+  }
+
+  /// Opens `path` in `mode`. A writable connection waits up to `busyTimeout` milliseconds for another
+  /// connection's lock (another mymap filling the same cache) before failing.
+  init(path: String, mode: Mode, busyTimeout milliseconds: Int32? = nil) throws {
     self.path = path
+    self.mode = mode
+    let flags =
+      switch mode {
+      case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+      case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+      }
     var opened: OpaquePointer?
-    let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+    let status = sqlite3_open_v2(path, &opened, flags, nil)
     guard status == SQLITE_OK, let opened else {
       let reason =
         opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
       sqlite3_close(opened)
-      throw TileSourceError.unreadable(path, reason)
+      switch mode {
+      case .readOnly: throw TileSourceError.unreadable(path, reason)
+      case .readWrite: throw TileCacheError.notWritable(path, reason)
+      }
     }
     handle = opened
-    sqlite3_busy_timeout(handle, 2_000)
+    sqlite3_busy_timeout(handle, milliseconds ?? (mode == .readOnly ? 2_000 : 10_000))
     // SQLite reads the header lazily: the first query tells whether this is a database at all.
     _ = try rows("SELECT name FROM sqlite_master LIMIT 1")
+    // SQLite quietly opens a write-protected file read-only: the first write would fail much later.
+    if mode == .readWrite && sqlite3_db_readonly(handle, "main") == 1 {
+      throw TileCacheError.notWritable(path, "the file is read-only")
+    }
   }
 
   deinit {
     for statement in statements.values { sqlite3_finalize(statement) }
-    sqlite3_close(handle)
+    // A transaction still open (none should be: `transaction` always ends its own) is rolled back.
+    sqlite3_close_v2(handle)
   }
 
   /// True when the file starts with the SQLite header ("SQLite format 3\0").
@@ -44,7 +105,7 @@ final class SQLiteFile: @unchecked Sendable {
 
   /// Runs a query, returning every row as text columns (NULL as nil).
   func rows(_ sql: String, _ parameters: [Int] = []) throws -> [[String?]] {
-    try withStatement(sql, parameters) { statement in
+    try withStatement(sql, parameters.map { .integer(Int64($0)) }) { statement in
       var result: [[String?]] = []
       while try step(statement) {
         result.append(
@@ -58,7 +119,7 @@ final class SQLiteFile: @unchecked Sendable {
 
   /// Runs a query and returns the first column of the first row as bytes; nil when there is no row.
   func blob(_ sql: String, _ parameters: [Int]) throws -> Data? {
-    try withStatement(sql, parameters) { statement in
+    try withStatement(sql, parameters.map { .integer(Int64($0)) }) { statement in
       guard try step(statement) else { return nil }
       let count = Int(sqlite3_column_bytes(statement, 0))
       guard let bytes = sqlite3_column_blob(statement, 0), count > 0 else { return Data() }
@@ -66,10 +127,54 @@ final class SQLiteFile: @unchecked Sendable {
     }
   }
 
-  /// Prepares (once) and runs `sql` with integer parameters under the lock; resets the statement after.
-  private func withStatement<T>(_ sql: String, _ parameters: [Int], _ body: (OpaquePointer) throws -> T)
-    throws -> T
-  {
+  /// Runs a query, returning every row as typed values.
+  func values(_ sql: String, _ parameters: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+    try withStatement(sql, parameters) { statement in
+      var result: [[SQLiteValue]] = []
+      while try step(statement) {
+        result.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+      }
+      return result
+    }
+  }
+
+  /// Runs one statement that returns no rows (INSERT, UPDATE, DELETE, CREATE …).
+  func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws {
+    try withStatement(sql, parameters) { statement in
+      while try step(statement) {}
+    }
+  }
+
+  /// Runs one or more statements without parameters (schema, pragmas), not cached.
+  func execute(_ script: String) throws {
+    lock.lock()
+    defer { lock.unlock() }
+    let status = sqlite3_exec(handle, script, nil, nil, nil)
+    guard status == SQLITE_OK else { throw error(status) }
+  }
+
+  /// Runs `body` in a write transaction: `BEGIN IMMEDIATE` takes the write lock first (waiting up to
+  /// the busy timeout for another connection's), so the body never fails half-way for want of it; the
+  /// transaction commits when the body returns and rolls back when it throws. No other thread's
+  /// statement runs on this connection meanwhile.
+  func transaction<T>(_ body: () throws -> T) throws -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+      throw error
+    }
+  }
+
+  /// Prepares (once) and runs `sql` with `parameters` under the lock; resets the statement after.
+  private func withStatement<T>(
+    _ sql: String, _ parameters: [SQLiteValue], _ body: (OpaquePointer) throws -> T
+  ) throws -> T {
     lock.lock()
     defer { lock.unlock() }
     let statement: OpaquePointer
@@ -89,8 +194,28 @@ final class SQLiteFile: @unchecked Sendable {
       sqlite3_reset(statement)
       sqlite3_clear_bindings(statement)
     }
-    for (index, value) in parameters.enumerated() {
-      sqlite3_bind_int64(statement, Int32(index + 1), Int64(value))
+    for (offset, value) in parameters.enumerated() {
+      let index = Int32(offset + 1)
+      let status: Int32
+      switch value {
+      case .null:
+        status = sqlite3_bind_null(statement, index)
+      case .integer(let number):
+        status = sqlite3_bind_int64(statement, index, number)
+      case .real(let number):
+        status = sqlite3_bind_double(statement, index, number)
+      case .text(let text):
+        status = sqlite3_bind_text(statement, index, text, Int32(text.utf8.count), sqliteTransient)
+      case .blob(let data):
+        // An empty buffer may have no address, and binding a nil address stores NULL, not a blob.
+        status =
+          data.isEmpty
+          ? sqlite3_bind_zeroblob(statement, index, 0)
+          : data.withUnsafeBytes {
+            sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient)
+          }
+      }
+      guard status == SQLITE_OK else { throw error(status) }
     }
     return try body(statement)
   }
@@ -103,8 +228,48 @@ final class SQLiteFile: @unchecked Sendable {
     throw error(status)
   }
 
-  private func error(_ status: Int32) -> TileSourceError {
-    if status & 0xFF == SQLITE_NOTADB { return .notAnSQLiteDatabase(path) }
-    return .unreadable(path, String(cString: sqlite3_errmsg(handle)))
+  private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {
+    switch sqlite3_column_type(statement, index) {
+    case SQLITE_INTEGER:
+      return .integer(sqlite3_column_int64(statement, index))
+    case SQLITE_FLOAT:
+      return .real(sqlite3_column_double(statement, index))
+    case SQLITE_TEXT:
+      let count = Int(sqlite3_column_bytes(statement, index))
+      guard let text = sqlite3_column_text(statement, index) else { return .text("") }
+      return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+    case SQLITE_BLOB:
+      let count = Int(sqlite3_column_bytes(statement, index))
+      guard let bytes = sqlite3_column_blob(statement, index), count > 0 else { return .blob(Data()) }
+      return .blob(Data(bytes: bytes, count: count))
+    default:
+      return .null
+    }
+  }
+
+  private func error(_ status: Int32) -> Error {
+    let message = String(cString: sqlite3_errmsg(handle))
+    let code = status & 0xFF
+    switch mode {
+    case .readOnly:
+      if code == SQLITE_NOTADB { return TileSourceError.notAnSQLiteDatabase(path) }
+      return TileSourceError.unreadable(path, message)
+    case .readWrite:
+      if code == SQLITE_NOTADB || code == SQLITE_CORRUPT {
+        return TileCacheError.databaseFailed(path, "the file is not an SQLite database or is damaged")
+      }
+      if code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM {
+        return TileCacheError.notWritable(path, message)
+      }
+      if code == SQLITE_BUSY {
+        return TileCacheError.databaseFailed(
+          path, "another program kept it locked for too long (\(message)); try again")
+      }
+      return TileCacheError.databaseFailed(path, message)
+    }
   }
 }
+
+/// `SQLITE_TRANSIENT` (`(sqlite3_destructor_type)-1`) does not import into Swift: it tells SQLite to copy
+/// the bytes before the call returns. Computed, not stored: a global of this type is not `Sendable`.
+private var sqliteTransient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
