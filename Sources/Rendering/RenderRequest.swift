@@ -51,6 +51,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
   case nothingToShow
   case incompleteBasemap(missing: Int, needed: Int, source: String)
   case tileSource(String)
+  /// Fetching the tiles from a tile server was refused, interrupted or could not write the cache.
+  case tileDownload(TileDownloadError)
   case drawing(String)
 
   public var description: String {
@@ -62,6 +64,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case .incompleteBasemap(let missing, let needed, let source):
       return "\(missing) of \(needed) tiles are missing from \(source); nothing was written (--offline)"
     case .tileSource(let reason): return reason
+    case .tileDownload(let error): return error.description
     case .drawing(let reason): return reason
     }
   }

@@ -254,6 +254,14 @@ public enum Snapshotter {
         "the basemap would be \(mosaicWidth)×\(mosaicHeight) tile pixels at zoom \(tileZoom), over the limit of"
           + " 32767 a side; make the image smaller")
     }
+    let prepared = source as? any PreparedTileSource
+    if let remote = prepared {
+      do {
+        warnings += try remote.prepare(tiles)
+      } catch {
+        throw RenderError.tileDownload(error)
+      }
+    }
     let loaded: LoadedTiles
     do {
       loaded = try TileLoader(source: source, cache: request.tileCache).load(tiles)
@@ -264,7 +272,7 @@ public enum Snapshotter {
     if missing > 0 && request.requireAllTiles {
       throw RenderError.incompleteBasemap(missing: missing, needed: tiles.count, source: "\(source)")
     }
-    if !loaded.missing.isEmpty {
+    if !loaded.missing.isEmpty && prepared == nil {
       warnings.append(
         "\(loaded.missing.count) of \(tiles.count) tiles are not in \(source); drawn as placeholders")
     }

@@ -109,6 +109,9 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible, Cus
     return url
   }
 
+  /// Whether the template has `{r}`, so that it can serve `@2x` (512-pixel) tiles.
+  public var hasRetinaPlaceholder: Bool { parts.contains(.retina) }
+
   /// The names of the environment variables the template reads keys from.
   public var keyVariables: [String] {
     parts.compactMap {
@@ -126,6 +129,21 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible, Cus
     guard let at = authority.lastIndex(of: "@") else { return template }
     let user = authority[..<at].split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
     return template[..<schemeEnd.upperBound] + user + ":***" + template[at..<template.endIndex]
+  }
+
+  /// The server's host name, lowercased, without user info, port, trailing dot or placeholders
+  /// (`https://{s}.tile.openstreetmap.org:443/…` → `tile.openstreetmap.org`).
+  public var host: String {
+    let afterScheme = template.range(of: "://").map { template[$0.upperBound...] } ?? Substring(template)
+    var host = String(afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+    if let at = host.lastIndex(of: "@") { host = String(host[host.index(after: at)...]) }
+    while let open = host.firstIndex(of: "{"), let close = host[open...].firstIndex(of: "}") {
+      host.removeSubrange(open...close)
+    }
+    if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = String(host[..<colon]) }
+    while host.hasPrefix(".") { host.removeFirst() }
+    while host.hasSuffix(".") { host.removeLast() }
+    return host.lowercased()
   }
 
   /// A stable folder name for this source's tiles: the host (placeholders and user info left out) and
