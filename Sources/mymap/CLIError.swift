@@ -6,6 +6,8 @@ enum CLIError: Error {
   case badInput(String)
   /// Exit 4: the map could not be completed as asked (tiles missing with --offline).
   case incomplete(String)
+  /// Exit 130 (the shell's code for Ctrl-C): the user stopped the command; the text says what was kept.
+  case interrupted(String)
   /// Exit 1: anything else (cannot write the output, a drawing failure).
   case failure(String)
 
@@ -15,12 +17,15 @@ enum CLIError: Error {
     case .badInput: return 3
     case .incomplete: return 4
     case .failure: return 1
+    case .interrupted: return 130
     }
   }
 
   var message: String {
     switch self {
-    case .usage(let text), .badInput(let text), .incomplete(let text), .failure(let text): return text
+    case .usage(let text), .badInput(let text), .incomplete(let text), .failure(let text),
+      .interrupted(let text):
+      return text
     }
   }
 }

@@ -13,7 +13,7 @@ enum RenderCommand {
       The map is fitted to the places (the seed's region rules, the short way across the 180° meridian) \
       so that every pin and callout is inside the image. Exit codes: 0 done, 2 bad usage, 3 bad input \
       data (locations, style, tile source), 4 the map could not be completed (tiles missing with \
-      --offline), 1 anything else.
+      --offline), 130 stopped with Ctrl-C while fetching tiles, 1 anything else.
       """,
     options: [
       .value(
@@ -36,8 +36,9 @@ enum RenderCommand {
       .value(
         "tiles", short: "t", valueName: "SOURCE",
         help:
-          "Basemap: a {z}/{x}/{y}.png tile folder, an .mbtiles file, or builtin (the default: the built-in"
-          + " vector basemap)."),
+          "Basemap: a {z}/{x}/{y}.png tile folder, an .mbtiles file, a tile server's URL template like"
+          + " https://tile.openstreetmap.org/{z}/{x}/{y}.png (tiles are fetched into the tile cache, see"
+          + " 'mymap help tiles fetch'), or builtin (the default: the built-in vector basemap)."),
       .value(
         "style", valueName: "NAME|FILE", help: "A style from Styles/ or a style JSON file.",
         default: "default"),
@@ -49,12 +50,14 @@ enum RenderCommand {
       .flag("fractional-zoom", help: "Fit with any zoom, not only whole ones (tiles are resampled)."),
       .flag(
         "offline",
-        help: "Fail (exit 4, nothing written) when a tile is missing instead of drawing a placeholder."),
+        help:
+          "Fail (exit 4, nothing written) when a tile is missing instead of drawing a placeholder; with a"
+          + " tile URL, use only the tile cache and never the network."),
       .value(
         "layout-json", valueName: "PATH",
         help: "Also write where everything was drawn, as JSON (- for standard output)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
-    ] + FilterOptions.options + [StoreAccess.option])
+    ] + FilterOptions.options + [StoreAccess.option] + TileServerAccess.options)
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
     let out = arguments.string("out")!
@@ -64,17 +67,21 @@ enum RenderCommand {
     }
     let quiet = arguments.flag("quiet")
     var notes: [String] = []
-    let request = try makeRequest(arguments, out: out, quiet: quiet, warnings: &notes)
+    let progress = ProgressLine(quiet: quiet)
+    defer { progress?.finish() }
+    let request = try makeRequest(arguments, out: out, quiet: quiet, progress: progress, warnings: &notes)
 
     let result: RenderResult
     do {
-      result = try Snapshotter.render(request)
+      result = try render(request)
+      progress?.finish()
     } catch {
       switch error {
       case .invalidSize(let reason): throw .usage(reason)
       case .nothingToShow: throw .usage(error.description)
       case .incompleteBasemap: throw .incomplete(error.description)
       case .tileSource(let reason): throw .badInput(reason)
+      case .tileDownload(let error): throw TileServerAccess.map(error)
       case .drawing(let reason): throw .failure(reason)
       }
     }
@@ -106,7 +113,8 @@ enum RenderCommand {
   /// Reads every option first (so a bad value is a usage error whatever else is wrong), then the style,
   /// the tile source and the places. `warnings` are shown with the render's own, once the map is made.
   private static func makeRequest(
-    _ arguments: ParsedArguments, out: String, quiet: Bool, warnings: inout [String]
+    _ arguments: ParsedArguments, out: String, quiet: Bool, progress: ProgressLine?,
+    warnings: inout [String]
   ) throws(CLIError) -> RenderRequest {
     var request = RenderRequest(annotations: [])
     let user: UserPosition?
@@ -128,7 +136,11 @@ enum RenderCommand {
     request.requireAllTiles = arguments.flag("offline")
     request.style = try StyleResolver.resolve(arguments.string("style")!)
     let tilesOption = arguments.string("tiles")
-    if let tiles = tilesOption ?? request.style.basemap.tiles, tiles != BuiltinBasemap.name {
+    if let tiles = tilesOption ?? request.style.basemap.tiles, TileServerAccess.isTemplate(tiles) {
+      request.tiles = try remoteSource(
+        tiles, arguments: arguments, scale: request.scale, style: request.style, progress: progress,
+        warnings: &warnings)
+    } else if let tiles = tilesOption ?? request.style.basemap.tiles, tiles != BuiltinBasemap.name {
       do {
         request.tiles = try openTileSource(at: tiles)
       } catch {
@@ -144,6 +156,40 @@ enum RenderCommand {
     request.annotations = places.locations
     request.user = user ?? places.user
     return request
+  }
+
+  /// Tiles from a tile server through the tile cache: fetched as the map needs them (none with --offline).
+  private static func remoteSource(
+    _ text: String, arguments: ParsedArguments, scale: Double, style: Style, progress: ProgressLine?,
+    warnings: inout [String]
+  ) throws(CLIError) -> RemoteTileSource {
+    let template = try TileServerAccess.template(text)
+    let maximumTiles = try TileServerAccess.maximumTiles(arguments)
+    let retina = scale >= 2 && template.hasRetinaPlaceholder
+    // --attribution, else the style's, else the known credit of the server, else the one the cache keeps
+    // from an earlier 'tiles fetch --attribution'.
+    let given =
+      arguments.string("attribution") ?? style.basemap.attribution ?? knownAttribution(for: template)
+    let cache = try TileServerAccess.openCache(
+      at: TileServerAccess.defaultCache(for: template, retina: retina),
+      for: TileCacheDescription(source: template.redacted, attribution: given, tileSize: retina ? 512 : 256))
+    let attribution = given ?? (try? cache.tileSource())?.attribution
+    if attribution == nil { warnings.append(TileServerAccess.noAttributionWarning(template)) }
+    let source = RemoteTileSource(
+      template: template, cache: cache, fetcher: TileServerAccess.fetcher(arguments),
+      attribution: attribution, retina: retina)
+    source.offline = arguments.flag("offline")
+    source.maximumTiles = maximumTiles
+    if let progress { source.progress = { progress.update($0) } }
+    return source
+  }
+
+  /// Runs the render; while tiles are fetched, Ctrl-C stops the download cleanly.
+  private static func render(_ request: RenderRequest) throws(RenderError) -> RenderResult {
+    guard let remote = request.tiles as? RemoteTileSource else { return try Snapshotter.render(request) }
+    let interrupts = Interrupts.forward(to: remote.cancellation, quiet: false)
+    defer { Interrupts.restore(interrupts) }
+    return try Snapshotter.render(request)
   }
 
   /// The places of `--locations`, else of the store, filtered.

@@ -8,8 +8,8 @@ let tool = ToolSpec(
   commands: [
     RenderCommand.spec, AddCommand.spec, ListCommand.spec, ShowCommand.spec, EditCommand.spec,
     DeleteCommand.spec,
-    CategoriesCommand.spec, ImportCommand.spec, ExportCommand.spec, TilesInfoCommand.spec,
-    TilesPruneCommand.spec, DiffCommand.spec, HelpCommand.spec,
+    CategoriesCommand.spec, ImportCommand.spec, ExportCommand.spec, TilesFetchCommand.spec,
+    TilesInfoCommand.spec, TilesPruneCommand.spec, DiffCommand.spec, HelpCommand.spec,
   ])
 
 func main() -> Int32 {
@@ -20,7 +20,8 @@ func main() -> Int32 {
     EditCommand.spec.name: EditCommand.run, DeleteCommand.spec.name: DeleteCommand.run,
     CategoriesCommand.spec.name: CategoriesCommand.run, ImportCommand.spec.name: ImportCommand.run,
     ExportCommand.spec.name: ExportCommand.run, DiffCommand.spec.name: DiffCommand.run,
-    TilesInfoCommand.spec.name: TilesInfoCommand.run, TilesPruneCommand.spec.name: TilesPruneCommand.run,
+    TilesFetchCommand.spec.name: TilesFetchCommand.run, TilesInfoCommand.spec.name: TilesInfoCommand.run,
+    TilesPruneCommand.spec.name: TilesPruneCommand.run,
     HelpCommand.spec.name: { arguments throws(CLIError) in try HelpCommand.run(arguments, tool: tool) },
   ]
   let argv = Array(CommandLine.arguments.dropFirst())

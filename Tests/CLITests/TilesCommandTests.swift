@@ -153,7 +153,7 @@ final class TilesCommandTests: XCTestCase {
     let sandbox = try Sandbox()
     assertFailed(
       try sandbox.run(["tiles"]), status: 2,
-      message: "missing command after 'tiles'; expected one of: info, prune (see 'mymap help')")
+      message: "missing command after 'tiles'; expected one of: fetch, info, prune (see 'mymap help')")
     assertFailed(
       try sandbox.run(["tiles", "info"]), status: 2, message: "missing argument PATH (see 'mymap help')")
     let help = try sandbox.run(["tiles", "--help"])

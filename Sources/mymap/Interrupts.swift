@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+import Tiles
+
+/// Ctrl-C during a tile download: the first one lets the tiles in flight finish and commits the cache; a
+/// second one ends the process at once (the cache stays consistent even then: every tile is written to a
+/// temporary file and renamed, and SQLite keeps its own journal).
+enum Interrupts {
+  /// Routes Ctrl-C to `cancellation` until the returned source is cancelled.
+  static func forward(to cancellation: FetchCancellation, quiet: Bool) -> DispatchSourceSignal {
+    signal(SIGINT, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    let presses = Counter()
+    source.setEventHandler {
+      if presses.increment() == 1 {
+        if !quiet { Console.note("stopping after the tiles in flight (Ctrl-C again to quit at once)") }
+        cancellation.cancel()
+      } else {
+        signal(SIGINT, SIG_DFL)
+        kill(getpid(), SIGINT)
+      }
+    }
+    source.resume()
+    return source
+  }
+
+  /// Puts Ctrl-C back to its default.
+  static func restore(_ source: DispatchSourceSignal) {
+    source.cancel()
+    signal(SIGINT, SIG_DFL)
+  }
+}
+
+/// `@unchecked Sendable`: `value` is touched only while `lock` is held.
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = 0
+
+  func increment() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    value += 1
+    return value
+  }
+}

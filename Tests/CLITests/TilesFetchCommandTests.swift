@@ -1,0 +1,1046 @@
+import Foundation
+import TestSupport
+import Tiles
+import XCTest
+
+/// `mymap tiles fetch`, run as a user would, against `LocalTileServer` only (127.0.0.1, never the internet).
+///
+/// The server answers each path after its first segment (`ok`, `busy`, `etag`, …; see
+/// `Tests/Fixtures/tileserver/tile_server.py`) and logs every request, so the tests see what mymap asked for.
+final class TilesFetchCommandTests: XCTestCase {
+  // MARK: - Fetching an area
+
+  func testFetchByBoxGetsExactlyTheTilesOfTheSlippyMapFormula() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let url = FetchTesting.url(server, "ok")
+    let result = try sandbox.run(
+      [
+        "tiles", "fetch", "--url", url, "--bbox", "2.25,48.81,2.42,48.90", "--zoom", "10-13",
+        "--attribution", "© Test Tiles",
+      ])
+    assertSucceeded(result)
+    XCTAssertEqual(result.stderr, "")
+
+    let expected = FetchTesting.slippyTiles(
+      west: 2.25, south: 48.81, east: 2.42, north: 48.90, zooms: 10...13)
+    XCTAssertEqual(
+      expected.count,
+      FetchTesting.slippyCount(west: 2.25, south: 48.81, east: 2.42, north: 48.90, zooms: 10...13))
+    let folder = try FetchTesting.defaultCache(sandbox, server)
+    XCTAssertEqual(
+      result.stdoutText,
+      "fetched \(expected.count) tiles (\(FetchTesting.byteText(expected.count * FetchTesting.okTileBytes)))"
+        + " into \(folder)\n")
+    XCTAssertEqual(Set(try FetchTesting.tileFiles(in: folder)), Set(expected.map { $0 + ".png" }))
+    XCTAssertEqual(Set(server.requests().map(\.path)), Set(expected.map { "/ok/\($0).png" }))
+    XCTAssertEqual(server.requests().count, expected.count, "each tile is asked for once")
+
+    let metadata = try FetchTesting.metadata(in: folder)
+    XCTAssertEqual(metadata["generator"] as? String, "mymap")
+    XCTAssertEqual(metadata["source"] as? String, url)
+    XCTAssertEqual(metadata["attribution"] as? String, "© Test Tiles")
+    XCTAssertEqual(metadata["tileSize"] as? Int, 256)
+    XCTAssertEqual(metadata["minzoom"] as? Int, 10)
+    XCTAssertEqual(metadata["maxzoom"] as? Int, 13)
+    XCTAssertEqual(metadata["format"] as? String, "png")
+
+    // The tiles are the server's bytes: 256×256, the server's gradient (red = x, green = y, blue = 128).
+    let tile = try XCTUnwrap(expected.sorted().first)
+    let image = try PNGCodec.decode(try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(tile).png")))
+    XCTAssertEqual(image.width, 256)
+    XCTAssertEqual(image.height, 256)
+    XCTAssertTrue(image.pixel(x: 10, y: 20) == (10, 20, 128, 255), "\(image.pixel(x: 10, y: 20))")
+
+    // `tiles info` reads what was written.
+    let info = try sandbox.run(["tiles", "info", folder])
+    assertSucceeded(info)
+    let total = info.stdoutText.split(separator: "\n").first { $0.hasPrefix("total") }
+    XCTAssertEqual(
+      total?.split(separator: " ").map(String.init),
+      ["total", "\(expected.count)", "\(expected.count * FetchTesting.okTileBytes)"], info.stdoutText)
+  }
+
+  func testFetchByBoxAcrossThe180thMeridian() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let result = try sandbox.run(
+      [
+        "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "170,-20,-170,-10", "--zoom",
+        "2-4", "--to", "pacific", "--attribution", "T",
+      ])
+    assertSucceeded(result)
+    let expected = FetchTesting.slippyTiles(west: 170, south: -20, east: -170, north: -10, zooms: 2...4)
+    XCTAssertTrue(result.stdoutText.hasPrefix("fetched \(expected.count) tiles ("), result.stdoutText)
+    XCTAssertEqual(
+      Set(try FetchTesting.tileFiles(in: sandbox.path("pacific"))), Set(expected.map { $0 + ".png" }))
+    // Both sides of the meridian: the last column and the first.
+    XCTAssertTrue(expected.contains("4/15/8") && expected.contains("4/0/8"), "\(expected.sorted())")
+  }
+
+  func testFetchByLocationsFileCoversTheRegionRenderWouldFit() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let california = try sandbox.write(Inputs.californiaJSON, to: "california.json")
+    let result = try sandbox.run(
+      [
+        "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--locations", california, "--zoom",
+        "6-10",
+        "--to", "tiles", "--attribution", "T",
+      ])
+    assertSucceeded(result)
+    // The places' box with 10 % more span, around its centre (as `render` fits it).
+    let box = FetchTesting.regionBox([(37.3349, -122.0090), (37.7955, -122.3937)])
+    let expected = FetchTesting.slippyTiles(
+      west: box.west, south: box.south, east: box.east, north: box.north, zooms: 6...10)
+    XCTAssertEqual(
+      result.stdoutText,
+      "fetched \(expected.count) tiles (\(FetchTesting.byteText(expected.count * FetchTesting.okTileBytes)))"
+        + " into tiles\n")
+    XCTAssertEqual(
+      Set(try FetchTesting.tileFiles(in: sandbox.path("tiles"))), Set(expected.map { $0 + ".png" }))
+    XCTAssertEqual(server.requests().count, expected.count)
+  }
+
+  func testFetchByTheStoreFollowsTheFilters() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    try sandbox.add([
+      "--lat", "48.8584", "--lon", "2.2945", "--description", "Eiffel", "--category", "Landmark",
+    ])
+    try sandbox.add([
+      "--lat", "48.8530", "--lon", "2.3499", "--description", "Notre-Dame", "--category", "Landmark",
+    ])
+    try sandbox.add([
+      "--lat", "41.8902", "--lon", "12.4922", "--description", "Colosseum", "--category", "Park",
+    ])
+    let url = FetchTesting.url(server, "ok")
+
+    let landmarks = try sandbox.run(
+      ["tiles", "fetch", "--url", url, "--zoom", "11-14", "--category", "Landmark", "--to", "paris", "-q"])
+    XCTAssertEqual(landmarks.status, 0, landmarks.transcript)
+    XCTAssertEqual(landmarks.stdoutText, "", "--quiet prints nothing")
+    XCTAssertEqual(landmarks.stderr, "", "--quiet prints no warning either")
+    let box = FetchTesting.regionBox([(48.8584, 2.2945), (48.8530, 2.3499)])
+    let expected = FetchTesting.slippyTiles(
+      west: box.west, south: box.south, east: box.east, north: box.north, zooms: 11...14)
+    XCTAssertEqual(
+      Set(try FetchTesting.tileFiles(in: sandbox.path("paris"))), Set(expected.map { $0 + ".png" }))
+
+    // All three places, from the store named with --store.
+    let all = try sandbox.run(
+      ["tiles", "fetch", "--url", url, "--zoom", "3-5", "--store", sandbox.storePath, "--to", "europe"]
+        + ["--attribution", "T"])
+    assertSucceeded(all)
+    let wide = FetchTesting.regionBox([(48.8584, 2.2945), (48.8530, 2.3499), (41.8902, 12.4922)])
+    let expectedWide = FetchTesting.slippyTiles(
+      west: wide.west, south: wide.south, east: wide.east, north: wide.north, zooms: 3...5)
+    XCTAssertEqual(
+      Set(try FetchTesting.tileFiles(in: sandbox.path("europe"))), Set(expectedWide.map { $0 + ".png" }))
+
+    let none = try sandbox.run(["tiles", "fetch", "--url", url, "--zoom", "3", "--category", "Bar"])
+    assertFailed(
+      none, status: 2,
+      message: "no places to fetch tiles for (none given, stored or matching the filters); use --bbox")
+  }
+
+  // MARK: - MBTiles
+
+  func testFetchIntoAnMBTilesFileThenInfoAndRenderFromIt() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let california = try sandbox.write(Inputs.californiaJSON, to: "california.json")
+    let url = FetchTesting.url(server, "ok")
+    let fetch = ["tiles", "fetch", "--url", url, "--locations", california, "--zoom", "7-8"]
+    let result = try sandbox.run(fetch + ["--to", "ca.mbtiles", "--attribution", "© Test Tiles"])
+    assertSucceeded(result)
+    let box = FetchTesting.regionBox([(37.3349, -122.0090), (37.7955, -122.3937)])
+    let expected = FetchTesting.slippyTiles(
+      west: box.west, south: box.south, east: box.east, north: box.north, zooms: 7...8)
+    XCTAssertEqual(
+      result.stdoutText,
+      "fetched \(expected.count) tiles (\(FetchTesting.byteText(expected.count * FetchTesting.okTileBytes)))"
+        + " into ca.mbtiles\n")
+    XCTAssertEqual(
+      try sandbox.files(), ["ca.mbtiles", "california.json"], "no journal or temporary file is left")
+    let file = try XCTUnwrap(sandbox.contents(of: "ca.mbtiles"))
+    XCTAssertNotNil(file.range(of: Data("© Test Tiles".utf8)), "the attribution is in the metadata table")
+    XCTAssertNotNil(file.range(of: Data(url.utf8)), "the source is in the metadata table")
+
+    let info = try sandbox.run(["tiles", "info", "ca.mbtiles"])
+    assertSucceeded(info)
+    let lines = info.stdoutText.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    XCTAssertEqual(info.stdoutText.split(separator: "\n").first, "ca.mbtiles (MBTiles file)")
+    for zoom in 7...8 {
+      let count = expected.filter { $0.hasPrefix("\(zoom)/") }.count
+      XCTAssertTrue(
+        lines.contains { $0 == ["\(zoom)", "\(count)", "\(count * FetchTesting.okTileBytes)"] },
+        info.stdoutText)
+    }
+    XCTAssertTrue(lines.contains { $0.first == "total" && $0.dropFirst().first == "\(expected.count)" })
+
+    // A second fetch finds every tile fresh in the file and asks for nothing.
+    let requestsBefore = server.requests().count
+    let again = try sandbox.run(fetch + ["--to", "ca.mbtiles", "--attribution", "© Test Tiles"])
+    assertSucceeded(again)
+    XCTAssertEqual(
+      again.stdoutText,
+      "fetched 0 tiles (0 B) into ca.mbtiles; \(expected.count) fresh in the cache already\n")
+    XCTAssertEqual(server.requests().count, requestsBefore)
+
+    // Rendering from the file: every tile drawn, the file's attribution on the map; the same picture as a
+    // render straight from the server with that attribution.
+    let render = try sandbox.run(
+      [
+        "render", "--locations", california, "--tiles", "ca.mbtiles", "--size", "300x200", "--out",
+        "file.png",
+        "--layout-json", "-",
+      ])
+    assertSucceeded(render)
+    XCTAssertEqual(render.stderr, "")
+    let tiles = try Layout(render.stdout).tiles
+    XCTAssertEqual(number(tiles["zoom"]), 8)
+    XCTAssertEqual(number(tiles["missing"]), 0)
+    XCTAssertEqual(number(tiles["drawn"]), number(tiles["needed"]))
+    assertPNG(sandbox.contents(of: "file.png"), width: 300, height: 200)
+    let remote = try sandbox.run(
+      [
+        "render", "--locations", california, "--tiles", url, "--size", "300x200", "--out", "server.png",
+        "--attribution", "© Test Tiles",
+      ])
+    assertSucceeded(remote)
+    XCTAssertEqual(sandbox.contents(of: "file.png"), sandbox.contents(of: "server.png"))
+  }
+
+  // MARK: - Dry run and the tile limit
+
+  func testDryRunSaysWhatWouldBeFetchedAndSendsNothing() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let fetch = [
+      "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-10,-10,10,10", "--to", "tiles",
+      "--attribution", "T",
+    ]
+    let dry = try sandbox.run(fetch + ["--zoom", "0-1", "--dry-run"])
+    assertSucceeded(dry)
+    XCTAssertEqual(
+      dry.stdoutText,
+      "would fetch 5 tiles of 5 into tiles; nothing was fetched\n")
+    XCTAssertEqual(server.requests().count, 0)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.path("tiles")), "a dry run makes no cache")
+    let over = try sandbox.run(fetch + ["--zoom", "0-1", "--dry-run", "--max-tiles", "3"])
+    assertSucceeded(over)
+    XCTAssertEqual(
+      over.stdoutText,
+      "would fetch 5 tiles of 5 into tiles; that is over the limit of 3: the fetch needs --max-tiles 5;"
+        + " nothing was fetched\n")
+
+    assertSucceeded(try sandbox.run(fetch + ["--zoom", "0-1"]))
+    XCTAssertEqual(server.requests().count, 5)
+    let second = try sandbox.run(fetch + ["--zoom", "0-2", "--dry-run"])
+    assertSucceeded(second)
+    XCTAssertEqual(
+      second.stdoutText,
+      "would fetch 4 tiles of 9 into tiles (5 fresh in the cache); nothing was fetched\n")
+    XCTAssertEqual(server.requests().count, 5)
+    XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path("tiles")).count, 5)
+  }
+
+  func testMoreThan2000TilesAreRefusedUnlessMaxTilesAllowsThem() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let url = FetchTesting.url(server, "ok")
+    let world = FetchTesting.slippyCount(west: -180, south: -85, east: 180, north: 85, zooms: 0...6)
+    XCTAssertEqual(world, 1 + 4 + 16 + 64 + 256 + 1024 + 4096)
+    let refused = try sandbox.run(
+      ["tiles", "fetch", "--url", url, "--bbox", "-180,-85,180,85", "--zoom", "0-6", "--attribution", "T"])
+    assertFailed(
+      refused, status: 2,
+      message: "this would fetch \(world) tiles, more than the limit of 2000 per command (tile servers are"
+        + " shared: fetch fewer zooms or a smaller area, or raise the limit with --max-tiles \(world))")
+    XCTAssertEqual(server.requests().count, 0)
+
+    // --max-tiles: 5 tiles are one too many for 4, and just right for 5.
+    let fetch = [
+      "tiles", "fetch", "--url", url, "--bbox", "-10,-10,10,10", "--to", "tiles", "--attribution", "T",
+    ]
+    assertFailed(
+      try sandbox.run(fetch + ["--zoom", "0-1", "--max-tiles", "4"]), status: 2,
+      message: "this would fetch 5 tiles, more than the limit of 4 per command (tile servers are"
+        + " shared: fetch fewer zooms or a smaller area, or raise the limit with --max-tiles 5)")
+    XCTAssertEqual(server.requests().count, 0)
+    let allowed = try sandbox.run(fetch + ["--zoom", "0-1", "--max-tiles", "5"])
+    assertSucceeded(allowed)
+    XCTAssertTrue(allowed.stdoutText.hasPrefix("fetched 5 tiles ("), allowed.stdoutText)
+    // The limit counts the tiles to fetch, not those already fresh in the cache: 9 at zooms 0-2, 4 new.
+    let more = try sandbox.run(fetch + ["--zoom", "0-2", "--max-tiles", "4"])
+    assertSucceeded(more)
+    XCTAssertTrue(more.stdoutText.hasPrefix("fetched 4 tiles ("), more.stdoutText)
+    XCTAssertTrue(more.stdoutText.hasSuffix("; 5 fresh in the cache already\n"), more.stdoutText)
+    XCTAssertEqual(server.requests().count, 9)
+  }
+
+  // MARK: - What the server says
+
+  func testEachKindOfFailureGivesOneSummaryLineExit4AndNoGarbage() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    func fetch(_ behaviour: String, query: String = "", zoom: String = "0-1") -> [String] {
+      [
+        "tiles", "fetch", "--url", FetchTesting.url(server, behaviour, query: query), "--bbox",
+        "-10,-10,10,10",
+        "--zoom", zoom, "--to", behaviour, "--attribution", "T",
+      ]
+    }
+    // A cut-off body is retried with back-off (1 s, then 2 s): one tile, run alongside the others.
+    let truncated = try sandbox.start(fetch("truncated", zoom: "0"))
+    let cases: [(behaviour: String, query: String, kind: String, requestsPerTile: Int)] = [
+      ("html", "", "not an image", 1),
+      ("garbage", "", "not an image", 1),
+      ("error", "", "HTTP 500", 1),
+      ("busy", "n=5&retry_after=0", "HTTP 503", 3),
+      ("limited", "n=5&retry_after=0", "HTTP 429", 3),
+      ("small", "", "wrong size", 1),
+    ]
+    for item in cases {
+      let result = try sandbox.run(fetch(item.behaviour, query: item.query))
+      XCTAssertEqual(result.status, 4, result.transcript)
+      XCTAssertEqual(
+        result.stderr, "mymap: error: 5 of 5 tiles could not be fetched: 5 × \(item.kind)\n", item.behaviour)
+      XCTAssertEqual(result.stdoutText, "fetched 0 tiles (0 B) into \(item.behaviour)\n", item.behaviour)
+      XCTAssertEqual(
+        try FetchTesting.filesBesideTheDatabase(in: sandbox.path(item.behaviour)), ["metadata.json"],
+        "\(item.behaviour): nothing but the cache's own files")
+      XCTAssertEqual(server.requestCount(item.behaviour), 5 * item.requestsPerTile, item.behaviour)
+    }
+    let cut = truncated.wait()
+    XCTAssertEqual(cut.status, 4, cut.transcript)
+    XCTAssertEqual(cut.stderr, "mymap: error: 1 of 1 tiles could not be fetched: 1 × cut off\n")
+    XCTAssertEqual(cut.stdoutText, "fetched 0 tiles (0 B) into truncated\n")
+    XCTAssertEqual(
+      try FetchTesting.filesBesideTheDatabase(in: sandbox.path("truncated")), ["metadata.json"])
+    XCTAssertEqual(server.requestCount("truncated"), 3, "a cut-off answer is tried 3 times")
+  }
+
+  func testSomeTilesFetchedAndSomeFailedAreCountedApart() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    // `busy?n=3` answers 503 to the first 3 requests of each path. The first run tries each of the 5 tiles
+    // of zooms 0-1 three times and fails; the second asks for them a fourth time (200) and for the 4 new
+    // tiles of zoom 2 three times each (503).
+    let fetch = [
+      "tiles", "fetch", "--url", FetchTesting.url(server, "busy", query: "n=3&retry_after=0"), "--bbox",
+      "-10,-10,10,10", "--to", "tiles", "--attribution", "T",
+    ]
+    let first = try sandbox.run(fetch + ["--zoom", "0-1"])
+    XCTAssertEqual(first.status, 4, first.transcript)
+    XCTAssertEqual(first.stderr, "mymap: error: 5 of 5 tiles could not be fetched: 5 × HTTP 503\n")
+    let second = try sandbox.run(fetch + ["--zoom", "0-2"])
+    XCTAssertEqual(second.status, 4, second.transcript)
+    XCTAssertEqual(second.stderr, "mymap: error: 4 of 9 tiles could not be fetched: 4 × HTTP 503\n")
+    XCTAssertEqual(
+      second.stdoutText,
+      "fetched 5 tiles (\(FetchTesting.byteText(5 * FetchTesting.okTileBytes))) into tiles\n")
+    XCTAssertEqual(
+      try FetchTesting.tileFiles(in: sandbox.path("tiles")),
+      ["0/0/0.png", "1/0/0.png", "1/0/1.png", "1/1/0.png", "1/1/1.png"])
+  }
+
+  func testBusyAndRateLimitedServersAreRetried() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    for behaviour in ["busy", "limited"] {
+      let result = try sandbox.run(
+        [
+          "tiles", "fetch", "--url", FetchTesting.url(server, behaviour, query: "n=2&retry_after=0"),
+          "--bbox",
+          "-10,-10,10,10", "--zoom", "0-1", "--to", behaviour, "--attribution", "T",
+        ])
+      assertSucceeded(result)
+      XCTAssertEqual(result.stderr, "")
+      XCTAssertTrue(result.stdoutText.hasPrefix("fetched 5 tiles ("), result.stdoutText)
+      XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path(behaviour)).count, 5)
+      XCTAssertEqual(server.requestCount(behaviour), 15, "two refusals, then the tile, for each of 5")
+    }
+  }
+
+  func testTilesTheServerDoesNotHaveAreNotAnError() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let result = try sandbox.run(
+      [
+        "tiles", "fetch", "--url", FetchTesting.url(server, "missing"), "--bbox", "-10,-10,10,10", "--zoom",
+        "0-1", "--to", "tiles", "--attribution", "T",
+      ])
+    assertSucceeded(result)
+    XCTAssertEqual(result.stderr, "")
+    XCTAssertEqual(result.stdoutText, "fetched 0 tiles (0 B) into tiles; 5 not on the server\n")
+    XCTAssertEqual(
+      try FetchTesting.filesBesideTheDatabase(in: sandbox.path("tiles")), ["metadata.json"])
+    XCTAssertEqual(server.requestCount("missing"), 5, "a 404 is not retried")
+  }
+
+  // MARK: - Freshness
+
+  func testASecondRunSendsNothingForFreshTiles() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let fetch = [
+      "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-10,-10,10,10", "--zoom", "0-1",
+      "--attribution", "T",
+    ]
+    assertSucceeded(try sandbox.run(fetch))
+    XCTAssertEqual(server.requests().count, 5)
+    let folder = try FetchTesting.defaultCache(sandbox, server)
+    let before = try FetchTesting.tileFiles(in: folder).map {
+      try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\($0)"))
+    }
+    let again = try sandbox.run(fetch)
+    assertSucceeded(again)
+    XCTAssertEqual(again.stdoutText, "fetched 0 tiles (0 B) into \(folder); 5 fresh in the cache already\n")
+    XCTAssertEqual(server.requests().count, 5, "no request at all for fresh tiles")
+    let after = try FetchTesting.tileFiles(in: folder).map {
+      try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\($0)"))
+    }
+    XCTAssertEqual(before, after)
+  }
+
+  func testStaleTilesAreRevalidatedWithTheirETag() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let fetch = [
+      "tiles", "fetch", "--url", FetchTesting.url(server, "etag", query: "max_age=0"), "--bbox",
+      "-10,-10,10,10", "--zoom", "0-1", "--to", "tiles", "--attribution", "T",
+    ]
+    let first = try sandbox.run(fetch)
+    assertSucceeded(first)
+    XCTAssertTrue(first.stdoutText.hasPrefix("fetched 5 tiles ("), first.stdoutText)
+    XCTAssertEqual(server.requests().map(\.ifNoneMatch), Array(repeating: nil, count: 5))
+    let tile = try XCTUnwrap(sandbox.contents(of: "tiles/0/0/0.png"))
+
+    let second = try sandbox.run(fetch)
+    assertSucceeded(second)
+    XCTAssertEqual(second.stdoutText, "fetched 0 tiles (0 B) into tiles; 5 unchanged on the server\n")
+    let revalidations = Array(server.requests().dropFirst(5))
+    XCTAssertEqual(revalidations.count, 5)
+    XCTAssertEqual(Set(revalidations.map(\.path)), Set(server.requests().prefix(5).map(\.path)))
+    for request in revalidations {
+      XCTAssertEqual(request.ifNoneMatch, "\"v1\"", request.path)
+    }
+    XCTAssertEqual(sandbox.contents(of: "tiles/0/0/0.png"), tile, "a 304 keeps the tile")
+    XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path("tiles")).count, 5)
+  }
+
+  func testTilesWithOnlyLastModifiedAreKeptForAWeek() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let fetch = [
+      "tiles", "fetch", "--url", FetchTesting.url(server, "lastmod"), "--bbox", "-10,-10,10,10", "--zoom",
+      "0",
+      "--to", "tiles", "--attribution", "T",
+    ]
+    assertSucceeded(try sandbox.run(fetch))
+    let again = try sandbox.run(fetch)
+    assertSucceeded(again)
+    XCTAssertEqual(again.stdoutText, "fetched 0 tiles (0 B) into tiles; 1 fresh in the cache already\n")
+    XCTAssertEqual(server.requests().count, 1)
+  }
+
+  // MARK: - Who is asking, and secrets
+
+  func testRequestsCarryMymapsUserAgentWithTheContact() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let version = try FetchTesting.version(sandbox)
+    let fetch = ["tiles", "fetch", "--bbox", "-10,-10,10,10", "--zoom", "0", "--attribution", "T"]
+    assertSucceeded(try sandbox.run(fetch + ["--url", FetchTesting.url(server, "ok"), "--to", "plain"]))
+    assertSucceeded(
+      try sandbox.run(
+        fetch + ["--url", FetchTesting.url(server, "ok"), "--to", "flag", "--contact", "me@example.org"]))
+    assertSucceeded(
+      try sandbox.run(
+        fetch + ["--url", FetchTesting.url(server, "ok"), "--to", "environment"],
+        environment: ["MYMAP_CONTACT": "https://example.org/who"]))
+    XCTAssertEqual(
+      server.requests().map(\.userAgent),
+      [
+        "mymap/\(version) (+https://example.invalid/mymap)",
+        "mymap/\(version) (+https://example.invalid/mymap; me@example.org)",
+        "mymap/\(version) (+https://example.invalid/mymap; https://example.org/who)",
+      ])
+  }
+
+  func testAnAPIKeyFromTheEnvironmentIsSentButNeverWrittenOrShown() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let secret = "s3cr3t-key"
+    let environment = ["TILE_KEY": secret]
+    // The key in the path too, so that the request log shows it was used.
+    let url = "\(server.baseURL)/ok/{key:TILE_KEY}/{z}/{x}/{y}.png?apikey={key:TILE_KEY}"
+    let failing = "\(server.baseURL)/error/{key:TILE_KEY}/{z}/{x}/{y}.png?apikey={key:TILE_KEY}"
+    var results: [CLIResult] = []
+    for arguments in [
+      ["--url", url, "--attribution", "T"],
+      ["--url", url, "--attribution", "T", "--zoom", "0-2"],  // a second run: fresh and new tiles
+      ["--url", url, "--to", "keyed.mbtiles"],  // no attribution: the warning names the source
+      ["--url", url, "--dry-run"],
+      ["--url", failing, "--attribution", "T"],
+    ] {
+      var full = ["tiles", "fetch", "--bbox", "-10,-10,10,10"] + arguments
+      if !arguments.contains("--zoom") { full += ["--zoom", "0-1"] }
+      results.append(try sandbox.run(full, environment: environment))
+    }
+    XCTAssertEqual(results.map(\.status), [0, 0, 0, 0, 4], results.map(\.transcript).joined(separator: "\n"))
+    XCTAssertEqual(
+      results[2].stderr,
+      "mymap: warning: no attribution is known for \(url); most tile providers require one on every map:"
+        + " give it with --attribution TEXT\n")
+    for result in results {
+      XCTAssertFalse(result.stdoutText.contains(secret), result.stdoutText)
+      XCTAssertFalse(result.stderr.contains(secret), result.stderr)
+    }
+    XCTAssertTrue(
+      server.requests().contains { $0.path == "/ok/\(secret)/0/0/0.png" }, "the key is sent to the server")
+    XCTAssertEqual(try FetchTesting.filesContaining(secret, under: sandbox.home.path), [])
+    XCTAssertEqual(try FetchTesting.filesContaining(secret, under: sandbox.url.path), [])
+    let folder = try FetchTesting.defaultCache(sandbox, server, behaviour: "ok")
+    XCTAssertEqual(try FetchTesting.metadata(in: folder)["source"] as? String, url)
+    XCTAssertFalse(folder.contains(secret))
+    XCTAssertNotNil(sandbox.contents(of: "keyed.mbtiles")?.range(of: Data(url.utf8)))
+
+    // Without the variable the template cannot be used.
+    assertFailed(
+      try sandbox.run(["tiles", "fetch", "--url", url, "--bbox", "-10,-10,10,10", "--zoom", "0"]), status: 2,
+      message:
+        "the tile URL template needs an API key from the environment variable TILE_KEY, which is not set")
+  }
+
+  func testAPasswordInTheURLIsRedacted() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let password = "pa55w0rd-xyz"
+    let url = "http://mapper:\(password)@127.0.0.1:\(server.port)/ok/{z}/{x}/{y}.png"
+    let result = try sandbox.run(["tiles", "fetch", "--url", url, "--bbox", "-10,-10,10,10", "--zoom", "0"])
+    assertSucceeded(result)
+    let redacted = "http://mapper:***@127.0.0.1:\(server.port)/ok/{z}/{x}/{y}.png"
+    XCTAssertTrue(result.stderr.contains(redacted), result.stderr)
+    XCTAssertFalse(
+      result.stderr.contains(password) || result.stdoutText.contains(password), result.transcript)
+    XCTAssertEqual(try FetchTesting.filesContaining(password, under: sandbox.home.path), [])
+    let root = sandbox.home.appendingPathComponent("cache/mymap/tiles").path
+    let folders = try FileManager.default.contentsOfDirectory(atPath: root)
+    XCTAssertEqual(folders.count, 1)
+    XCTAssertEqual(try FetchTesting.metadata(in: root + "/" + folders[0])["source"] as? String, redacted)
+  }
+
+  func testRetinaTilesAreFetchedAt512Pixels() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let url = "\(server.baseURL)/retina/{z}/{x}/{y}{r}.png"
+    let result = try sandbox.run(
+      [
+        "tiles", "fetch", "--url", url, "--bbox", "-10,-10,10,10", "--zoom", "0-1", "--retina",
+        "--attribution", "T",
+      ])
+    assertSucceeded(result)
+    XCTAssertEqual(Set(server.requests().map(\.path)).count, 5)
+    XCTAssertTrue(server.requests().allSatisfy { $0.path.hasSuffix("@2x.png") }, "\(server.requests())")
+    let root = sandbox.home.appendingPathComponent("cache/mymap/tiles").path
+    let folders = try FileManager.default.contentsOfDirectory(atPath: root)
+    XCTAssertEqual(folders.count, 1)
+    XCTAssertTrue(folders.first?.hasSuffix("@2x") == true, "\(folders)")
+    let folder = root + "/" + folders[0]
+    XCTAssertEqual(try FetchTesting.metadata(in: folder)["tileSize"] as? Int, 512)
+    let tile = try PNGCodec.decode(try Data(contentsOf: URL(fileURLWithPath: folder + "/0/0/0.png")))
+    XCTAssertEqual([tile.width, tile.height], [512, 512])
+  }
+
+  // MARK: - Bad usage
+
+  func testUsageErrorsAreOneLineWithExit2AndTouchNothing() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let url = FetchTesting.url(server, "ok")
+    let cases: [([String], String)] = [
+      (
+        ["--url", "\(server.baseURL)/ok/{x}/{y}.png", "--bbox", "0,0,1,1", "--zoom", "1"],
+        "the tile URL template has no {z} placeholder"
+      ),
+      (
+        ["--url", "\(server.baseURL)/ok/{z}/{y}.png", "--bbox", "0,0,1,1", "--zoom", "1"],
+        "the tile URL template has no {x} placeholder"
+      ),
+      (
+        ["--url", "\(server.baseURL)/ok/{z}/{x}.png", "--bbox", "0,0,1,1", "--zoom", "1"],
+        "the tile URL template has no {y} or {-y} placeholder"
+      ),
+      (
+        ["--url", "ftp://127.0.0.1/{z}/{x}/{y}.png", "--bbox", "0,0,1,1", "--zoom", "1"],
+        "a tile URL template must start with http:// or https://"
+      ),
+      (
+        ["--url", url, "--bbox", "0,0,1,1", "--locations", "x.json", "--zoom", "1"],
+        "give only one of --bbox, --locations and --store"
+      ),
+      (
+        ["--url", url, "--bbox", "0,0,1,1", "--store", "s.sqlite", "--zoom", "1"],
+        "give only one of --bbox, --locations and --store"
+      ),
+      (
+        ["--url", url, "--locations", "x.json", "--store", "s.sqlite", "--zoom", "1"],
+        "give only one of --bbox, --locations and --store"
+      ),
+      (
+        ["--url", url, "--bbox", "0,0,1,1", "--zoom", "1", "--max-tiles", "0"],
+        "invalid value '0' for --max-tiles: expected a whole number from 1"
+      ),
+      (
+        ["--url", url, "--bbox", "0,0,1,1", "--zoom", "1", "--retina"],
+        "--retina needs a template with {r} (where the server wants @2x)"
+      ),
+      (
+        ["--url", url, "--bbox", "0,0,1,1", "--zoom", "1", "--bogus"],
+        "unknown option '--bogus' (see 'mymap help')"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try sandbox.run(["tiles", "fetch"] + arguments)
+      assertFailed(result, status: 2, message: message)
+    }
+    // Without --url or --zoom (the exact wording after the option's name is the parser's).
+    assertFailed(
+      try sandbox.run(["tiles", "fetch", "--bbox", "0,0,1,1", "--zoom", "1"]), status: 2,
+      prefix: "missing --url TEMPLATE")
+    assertFailed(
+      try sandbox.run(["tiles", "fetch", "--url", url, "--bbox", "0,0,1,1"]), status: 2,
+      prefix: "missing --zoom A-B")
+    XCTAssertEqual(server.requests().count, 0)
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: sandbox.home.appendingPathComponent("cache/mymap").path),
+      "no cache is made for a command that cannot run")
+    XCTAssertEqual(try sandbox.files(), [])
+  }
+
+  func testBadZoomAndBoxValuesSayWhatIsWrongInPlainWords() throws {
+    let sandbox = try Sandbox()
+    let url = "http://127.0.0.1:9/ok/{z}/{x}/{y}.png"
+    let zoom: [(String, String)] = [
+      ("5-3", "the first zoom must not be above the second"),
+      ("23", "zooms go from 0 to 22"),
+      ("abc", "expected a zoom like 12 or a range like 10-14"),
+    ]
+    for (value, reason) in zoom {
+      assertFailed(
+        try sandbox.run(["tiles", "fetch", "--url", url, "--bbox", "0,0,1,1", "--zoom", value]), status: 2,
+        message: "invalid value '\(value)' for --zoom: \(reason)")
+    }
+    let boxes: [(String, String)] = [
+      ("0,0,1", "expected four numbers west,south,east,north, like 2.25,48.81,2.42,48.90"),
+      ("0,1,1,0", "south must not be above north"),
+      ("0,0,200,1", "longitudes go from -180 to 180"),
+      ("0,-91,1,1", "latitudes go from -90 to 90"),
+    ]
+    for (value, reason) in boxes {
+      assertFailed(
+        try sandbox.run(["tiles", "fetch", "--url", url, "--bbox", value, "--zoom", "1"]), status: 2,
+        message: "invalid value '\(value)' for --bbox: \(reason)")
+    }
+  }
+
+  // MARK: - Ctrl-C
+
+  func testCtrlCStopsWithExit130AndLeavesAConsistentCache() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    // 85 tiles, each answered after 0.5 s, two at a time: about 21 s if nothing stopped it.
+    let total = FetchTesting.slippyCount(west: -170, south: -80, east: 170, north: 80, zooms: 0...3)
+    XCTAssertEqual(total, 85)
+    let running = try sandbox.start(
+      [
+        "tiles", "fetch", "--url", FetchTesting.url(server, "slow", query: "delay=0.5"), "--bbox",
+        "-170,-80,170,80", "--zoom", "0-3", "--to", "tiles", "--attribution", "T",
+      ])
+    try FetchTesting.waitForRequests(server, running)
+    usleep(1_200_000)
+    kill(running.process.processIdentifier, SIGINT)
+    let result = running.wait()
+
+    XCTAssertEqual(result.status, 130, result.transcript)
+    XCTAssertEqual(result.stdoutText, "")
+    let last = try XCTUnwrap(result.stderrLines.last)
+    let stored = try FetchTesting.interruptedCount(last, total: total)
+    XCTAssertGreaterThan(stored, 0, "tiles answered before Ctrl-C are kept: \(result.transcript)")
+    XCTAssertLessThan(stored, total)
+    for line in result.stderrLines.dropLast() {
+      XCTAssertTrue(line.hasPrefix("mymap: "), "unexpected stderr line \(line.debugDescription)")
+    }
+    try FetchTesting.assertConsistentCache(sandbox, folder: "tiles", tiles: stored)
+  }
+
+  func testCtrlCLetsTheTilesInFlightFinish() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    // Each tile takes 2 s; Ctrl-C comes about 1 s after the first two requests went out, so both are in
+    // flight. "The tiles in flight finish": they are stored, and counted.
+    let running = try sandbox.start(
+      [
+        "tiles", "fetch", "--url", FetchTesting.url(server, "slow", query: "delay=2"), "--bbox",
+        "-170,-80,170,80", "--zoom", "0-3", "--to", "tiles", "--attribution", "T",
+      ])
+    try FetchTesting.waitForRequests(server, running)
+    usleep(800_000)
+    kill(running.process.processIdentifier, SIGINT)
+    let result = running.wait()
+    XCTAssertEqual(result.status, 130, result.transcript)
+    XCTAssertEqual(
+      result.stderrLines.first,
+      "mymap: stopping after the tiles in flight (Ctrl-C again to quit at once)")
+    let stored = try FetchTesting.interruptedCount(try XCTUnwrap(result.stderrLines.last), total: 85)
+    XCTAssertGreaterThanOrEqual(
+      stored, 1, "the tiles in flight at Ctrl-C are finished and kept: \(result.transcript)")
+    try FetchTesting.assertConsistentCache(sandbox, folder: "tiles", tiles: stored)
+  }
+
+  // MARK: - The progress line
+
+  func testProgressLineIsDrawnOnATerminal() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let fetch = [
+      "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-10,-10,10,10", "--zoom", "0-3",
+      "--attribution", "T",
+    ]
+    let terminal = try FetchTesting.runInTerminal(sandbox, fetch + ["--to", "terminal"])
+    XCTAssertEqual(terminal.status, 0, terminal.output)
+    XCTAssertTrue(terminal.output.contains("\rtiles 13/13  100%"), terminal.output.debugDescription)
+    let progress = terminal.output.components(separatedBy: "\rtiles ").dropFirst()
+    XCTAssertFalse(progress.isEmpty)
+    for piece in progress {
+      XCTAssertNotNil(piece.range(of: #"^\d+/13  \d+%"#, options: .regularExpression), piece.debugDescription)
+    }
+    XCTAssertTrue(terminal.output.contains("fetched 13 tiles ("), terminal.output.debugDescription)
+
+    // --quiet: nothing at all, even on a terminal.
+    let quiet = try FetchTesting.runInTerminal(sandbox, fetch + ["--to", "quiet", "--quiet"])
+    XCTAssertEqual(quiet.status, 0, quiet.output)
+    XCTAssertEqual(quiet.output, "")
+    XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path("quiet")).count, 13)
+  }
+
+  func testNoProgressLineWithoutATerminal() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let result = try sandbox.run(
+      [
+        "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-10,-10,10,10", "--zoom", "0-3",
+        "--to", "tiles", "--attribution", "T",
+      ])
+    assertSucceeded(result)
+    XCTAssertEqual(result.stderr, "")
+    XCTAssertFalse(result.stdoutText.contains("\r"))
+    XCTAssertTrue(result.stdoutText.hasPrefix("fetched 13 tiles ("), result.stdoutText)
+  }
+}
+
+// MARK: - Helpers shared with RemoteTilesRenderTests
+
+/// What the tests of tile fetching share: the expected tiles, computed independently of mymap, and ways to
+/// look at a cache.
+enum FetchTesting {
+  /// The size of the server's 256×256 PNG (`/ok/`).
+  static let okTileBytes = 139_325
+
+  /// A template for one behaviour of the local server.
+  static func url(_ server: LocalTileServer, _ behaviour: String, query: String = "") -> String {
+    "\(server.baseURL)/\(behaviour)/{z}/{x}/{y}.png" + (query.isEmpty ? "" : "?" + query)
+  }
+
+  /// The `z/x/y` names of the tiles covering a box, from the slippy-map formulas
+  /// (x = ⌊(lon + 180) / 360 · 2^z⌋, y = ⌊(1 − ln(tan φ + sec φ) / π) / 2 · 2^z⌋); west > east crosses 180°.
+  static func slippyTiles(
+    west: Double, south: Double, east: Double, north: Double, zooms: ClosedRange<Int>
+  ) -> Set<String> {
+    var result = Set<String>()
+    for zoom in zooms {
+      let (columns, rows) = ranges(west: west, south: south, east: east, north: north, zoom: zoom)
+      for x in columns {
+        for y in rows { result.insert("\(zoom)/\(x)/\(y)") }
+      }
+    }
+    return result
+  }
+
+  /// The number of tiles covering a box: the sum over the zooms of columns × rows.
+  static func slippyCount(west: Double, south: Double, east: Double, north: Double, zooms: ClosedRange<Int>)
+    -> Int
+  {
+    zooms.reduce(0) { sum, zoom in
+      let (columns, rows) = ranges(west: west, south: south, east: east, north: north, zoom: zoom)
+      return sum + columns.count * rows.count
+    }
+  }
+
+  private static func ranges(west: Double, south: Double, east: Double, north: Double, zoom: Int)
+    -> (columns: [Int], rows: ClosedRange<Int>)
+  {
+    let count = 1 << zoom
+    func column(_ longitude: Double) -> Int {
+      min(Int(((longitude + 180) / 360 * Double(count)).rounded(.down)), count - 1)
+    }
+    func row(_ latitude: Double) -> Int {
+      let radians = latitude * .pi / 180
+      let y = (1 - log(tan(radians) + 1 / cos(radians)) / .pi) / 2 * Double(count)
+      return min(max(Int(y.rounded(.down)), 0), count - 1)
+    }
+    let columns =
+      west <= east
+      ? Array(column(west)...column(east)) : Array(column(west)..<count) + Array(0...column(east))
+    return (columns, row(north)...row(south))
+  }
+
+  /// The box `render` fits to several places: their bounding box with 10 % more span around its centre.
+  static func regionBox(_ places: [(latitude: Double, longitude: Double)])
+    -> (west: Double, south: Double, east: Double, north: Double)
+  {
+    let latitudes = places.map(\.latitude)
+    let longitudes = places.map(\.longitude)
+    let (south, north) = (latitudes.min()!, latitudes.max()!)
+    let (west, east) = (longitudes.min()!, longitudes.max()!)
+    let (centerLatitude, centerLongitude) = ((south + north) / 2, (west + east) / 2)
+    let (halfHeight, halfWidth) = ((north - south) * 1.1 / 2, (east - west) * 1.1 / 2)
+    return (
+      centerLongitude - halfWidth, centerLatitude - halfHeight, centerLongitude + halfWidth,
+      centerLatitude + halfHeight
+    )
+  }
+
+  /// `812 B`, `14.2 kB`, `2.3 MB`: how the result line gives sizes (powers of 1000).
+  static func byteText(_ bytes: Int) -> String {
+    if bytes < 1000 { return "\(bytes) B" }
+    if bytes < 1_000_000 { return String(format: "%.1f kB", Double(bytes) / 1e3) }
+    return String(format: "%.1f MB", Double(bytes) / 1e6)
+  }
+
+  /// The version `mymap --version` prints.
+  static func version(_ sandbox: Sandbox) throws -> String {
+    let result = try sandbox.run(["--version"])
+    XCTAssertEqual(result.status, 0, result.transcript)
+    let text = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    XCTAssertTrue(text.hasPrefix("mymap "), text)
+    return String(text.dropFirst("mymap ".count))
+  }
+
+  /// The default cache folder of `behaviour` on `server`: `$XDG_CACHE_HOME/mymap/tiles/127.0.0.1_PORT-<hash>`
+  /// (the one and only such folder when `behaviour` is nil).
+  static func defaultCache(
+    _ sandbox: Sandbox, _ server: LocalTileServer, behaviour: String? = nil, file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws -> String {
+    let root = sandbox.home.appendingPathComponent("cache/mymap/tiles").path
+    var folders = try FileManager.default.contentsOfDirectory(atPath: root).filter {
+      $0.range(of: #"^127\.0\.0\.1_\#(server.port)-[0-9a-f]{8}$"#, options: .regularExpression) != nil
+    }
+    if let behaviour {
+      folders = try folders.filter {
+        (try metadata(in: root + "/" + $0)["source"] as? String)?.contains("/\(behaviour)/") == true
+      }
+    }
+    XCTAssertEqual(folders.count, 1, "cache folders in \(root): \(folders)", file: file, line: line)
+    return root + "/" + (folders.first ?? "")
+  }
+
+  /// Every file under `folder` (hidden ones too), as sorted relative paths.
+  static func allFiles(in folder: String) throws -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+    var files: [String] = []
+    while let name = enumerator.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
+        files.append(name)
+      }
+    }
+    return files.sorted()
+  }
+
+  /// The files under `folder` but `freshness.sqlite` (with SQLite's `-wal` and `-shm` beside it), which a
+  /// tile folder always has; sorted.
+  static func filesBesideTheDatabase(in folder: String, file: StaticString = #filePath, line: UInt = #line)
+    throws -> [String]
+  {
+    let names = try allFiles(in: folder)
+    XCTAssertTrue(names.contains("freshness.sqlite"), "\(folder): \(names)", file: file, line: line)
+    return names.filter { !$0.hasPrefix("freshness.sqlite") }
+  }
+
+  /// The tile files under `folder` (`z/x/y.png`), sorted.
+  static func tileFiles(in folder: String) throws -> [String] {
+    try allFiles(in: folder).filter {
+      $0.range(of: #"^\d+/\d+/\d+\.(png|jpg|webp)$"#, options: .regularExpression) != nil
+    }
+  }
+
+  /// `metadata.json` of a tile folder, parsed.
+  static func metadata(in folder: String) throws -> [String: Any] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/metadata.json"))
+    return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  }
+
+  /// The files under `folder` whose bytes contain `text`.
+  static func filesContaining(_ text: String, under folder: String) throws -> [String] {
+    try allFiles(in: folder).filter {
+      (FileManager.default.contents(atPath: folder + "/" + $0) ?? Data()).range(of: Data(text.utf8)) != nil
+    }
+  }
+
+  /// Waits (5 s at most) until the server has seen a request, so that mymap is in its download and
+  /// handles Ctrl-C.
+  static func waitForRequests(_ server: LocalTileServer, _ running: RunningMymap) throws {
+    let deadline = Date().addingTimeInterval(5)
+    while server.requests().isEmpty {
+      guard Date() < deadline, running.process.isRunning else {
+        throw XCTSkip("mymap sent no request within 5 s (running: \(running.process.isRunning))")
+      }
+      usleep(20_000)
+    }
+  }
+
+  /// N from `mymap: error: interrupted: N of TOTAL tiles were fetched and kept; the cache is consistent`.
+  static func interruptedCount(
+    _ line: String, total: Int, file: StaticString = #filePath, line number: UInt = #line
+  )
+    throws -> Int
+  {
+    let pattern =
+      #"^mymap: error: interrupted: (\d+) of \#(total) tiles were fetched and kept; the cache is consistent$"#
+    guard let match = line.range(of: pattern, options: .regularExpression) else {
+      XCTFail("not the interruption line: \(line.debugDescription)", file: file, line: number)
+      return -1
+    }
+    let text = String(line[match])
+    let digits = text.dropFirst("mymap: error: interrupted: ".count).prefix { $0.isNumber }
+    return Int(digits) ?? -1
+  }
+
+  /// The cache `folder` of the sandbox holds `tiles` tiles that all decode, no temporary file, and
+  /// `tiles info` reads it.
+  static func assertConsistentCache(
+    _ sandbox: Sandbox, folder: String, tiles: Int, file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    let path = sandbox.path(folder)
+    let names = try allFiles(in: path)
+    let leftovers = names.filter { ($0 as NSString).lastPathComponent.hasPrefix(".") || $0.contains(".tmp") }
+    XCTAssertEqual(leftovers, [], "temporary files left in the cache", file: file, line: line)
+    let tileNames = try tileFiles(in: path)
+    XCTAssertEqual(tileNames.count, tiles, "tiles in the cache: \(tileNames)", file: file, line: line)
+    for name in tileNames {
+      let data = try Data(contentsOf: URL(fileURLWithPath: path + "/" + name))
+      do {
+        let image = try PNGCodec.decode(data)
+        XCTAssertEqual([image.width, image.height], [256, 256], name, file: file, line: line)
+      } catch {
+        XCTFail("\(name) does not decode: \(error)", file: file, line: line)
+      }
+    }
+    let info = try sandbox.run(["tiles", "info", folder])
+    XCTAssertEqual(info.status, 0, info.transcript, file: file, line: line)
+    let total = info.stdoutText.split(separator: "\n").first { $0.hasPrefix("total") }
+    XCTAssertEqual(
+      total?.split(separator: " ").dropFirst().first.map(String.init), "\(tiles)", info.stdoutText,
+      file: file, line: line)
+  }
+
+  /// Runs `mymap` with stdout and stderr on a pseudo-terminal (util-linux `script`, else Python's `pty`)
+  /// and returns what the terminal showed, with the exit code. Skips when neither is there.
+  static func runInTerminal(_ sandbox: Sandbox, _ arguments: [String]) throws -> (
+    status: Int32, output: String
+  ) {
+    let binary = try MymapBinary.url().path
+    let process = Process()
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
+      let command = ([binary] + arguments).map(shellQuoted).joined(separator: " ")
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+      process.arguments = ["-qec", command, "/dev/null"]
+    } else if FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+      process.arguments = ["-c", pythonPTY, binary] + arguments
+    } else {
+      throw XCTSkip("neither /usr/bin/script nor /usr/bin/python3 is there to make a pseudo-terminal")
+    }
+    process.currentDirectoryURL = sandbox.url
+    var environment = [
+      "HOME": sandbox.home.path,
+      "MYMAP_HOME": sandbox.home.appendingPathComponent("mymap").path,
+      "XDG_DATA_HOME": sandbox.home.appendingPathComponent("data").path,
+      "XDG_CACHE_HOME": sandbox.home.appendingPathComponent("cache").path,
+      "TZ": "UTC",
+      "TERM": "xterm",
+    ]
+    for key in ["PATH", "LD_LIBRARY_PATH"] {
+      if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
+    }
+    process.environment = environment
+    let capture = try TemporaryDirectory(prefix: "mymap-pty")
+    let outputURL = try capture.write(Data(), to: "output")
+    let handle = try FileHandle(forWritingTo: outputURL)
+    defer { try? handle.close() }
+    process.standardOutput = handle
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(30)
+    while process.isRunning && Date() < deadline { usleep(5_000) }
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    let output = String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self)
+    return (process.terminationStatus, output)
+  }
+
+  private static func shellQuoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+
+  /// Runs argv[1:] on a new pseudo-terminal, copies what it shows to stdout, exits with its code.
+  private static let pythonPTY = """
+    import os, pty, sys
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.argv[1], sys.argv[1:])
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    sys.stdout.buffer.write(out)
+    sys.exit(os.waitstatus_to_exitcode(status))
+    """
+}
