@@ -1,11 +1,15 @@
 import Foundation
 import MapMath
 
-/// What a tile cache holds: tiles and bytes per zoom, and the oldest and newest modification dates.
+/// What a tile cache holds: tiles and bytes per zoom, and the oldest and newest tile dates.
 ///
 /// A directory cache is read file by file (`{z}/{x}/{y}.png|jpg|jpeg|webp`; other files, such as
-/// `metadata.json`, are not counted) and its dates are the tile files' modification dates. An MBTiles file
-/// stores no date per tile, so both dates are the file's own modification date (`datesAreFileDate`).
+/// `metadata.json`, are not counted) and its dates are the tile files' modification dates (a refresh that
+/// the server confirms with 304 touches the file, so this is when the tile was last fetched or confirmed).
+/// An MBTiles file written by `mymap tiles fetch` keeps a `mymap_freshness` table with each tile's fetch
+/// date (`hasFetchDates`); a tile without a record there, and every tile of any other MBTiles file, is
+/// dated by the file's own modification date (`tilesWithoutFetchDate`, `oldestIsFileDate`,
+/// `newestIsFileDate`): no tile was written after it.
 public struct TileCacheInventory: Sendable, Equatable {
   public enum Kind: Sendable, Equatable {
     case directory
@@ -25,12 +29,14 @@ public struct TileCacheInventory: Sendable, Equatable {
     }
   }
 
-  /// One tile file of a directory cache.
+  /// One tile of the cache, with its date.
   public struct TileFile: Sendable, Equatable {
     public let id: TileID
-    /// `z/x/y.ext`, relative to the cache folder.
+    /// `z/x/y.ext`, relative to the cache folder; for a tile of an MBTiles file `z/x/y` (XYZ row).
     public let relativePath: String
     public let bytes: Int
+    /// The tile file's modification date; for an MBTiles tile its fetch date, else the file's
+    /// modification date.
     public let modified: Date
   }
 
@@ -41,11 +47,21 @@ public struct TileCacheInventory: Sendable, Equatable {
   public let zooms: [ZoomLevel]
   public let oldest: Date?
   public let newest: Date?
+  /// True for an MBTiles file with fetch dates (a `mymap_freshness` table, written by `mymap tiles fetch`):
+  /// only such a file can be pruned. False for a folder, whose tile files have dates of their own.
+  public let hasFetchDates: Bool
+  /// The tiles of an MBTiles file dated by the file's modification date: those without a fetch date, which
+  /// is every tile of a file without fetch dates. 0 for a folder.
+  public let tilesWithoutFetchDate: Int
+  /// True when `oldest` is the MBTiles file's modification date, standing in for tiles without a fetch
+  /// date.
+  public let oldestIsFileDate: Bool
+  /// True when `newest` is the MBTiles file's modification date, standing in for tiles without a fetch
+  /// date.
+  public let newestIsFileDate: Bool
 
   public var tileCount: Int { zooms.reduce(0) { $0 + $1.tiles } }
   public var totalBytes: Int { zooms.reduce(0) { $0 + $1.bytes } }
-  /// True for MBTiles: `oldest` and `newest` are the file's modification date, not the tiles'.
-  public var datesAreFileDate: Bool { kind == .mbtiles }
 
   /// Reads the cache at `path`: a tile folder or an MBTiles file. Throws `TileSourceError` when the path
   /// is missing, unreadable or not a tile cache.
@@ -69,6 +85,10 @@ public struct TileCacheInventory: Sendable, Equatable {
       zooms = levels.values.sorted { $0.zoom < $1.zoom }
       self.oldest = oldest
       self.newest = newest
+      hasFetchDates = false
+      tilesWithoutFetchDate = 0
+      oldestIsFileDate = false
+      newestIsFileDate = false
       return
     }
     let lowered = path.lowercased()
@@ -76,7 +96,8 @@ public struct TileCacheInventory: Sendable, Equatable {
       throw TileSourceError.notATileSource(path)
     }
     _ = try MBTilesSource(path: path)  // checks that this is SQLite with a tiles table
-    let rows = try SQLiteFile(path: path).rows(
+    let database = try SQLiteFile(path: path)
+    let rows = try database.rows(
       "SELECT zoom_level, COUNT(*), COALESCE(SUM(LENGTH(tile_data)), 0) FROM tiles "
         + "GROUP BY zoom_level ORDER BY zoom_level")
     kind = .mbtiles
@@ -85,43 +106,106 @@ public struct TileCacheInventory: Sendable, Equatable {
       else { return nil }
       return ZoomLevel(zoom: zoom, tiles: tiles, bytes: row[2].flatMap { Int($0) } ?? 0)
     }
-    let modified =
-      (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-    oldest = zooms.isEmpty ? nil : modified
-    newest = zooms.isEmpty ? nil : modified
+    let tileCount = zooms.reduce(0) { $0 + $1.tiles }
+    hasFetchDates = try Self.hasFreshnessTable(database)
+    var fetched: ClosedRange<Date>?
+    if hasFetchDates {
+      let row = try database.values(
+        "SELECT MIN(f.fetched), MAX(f.fetched), COUNT(*) - COUNT(f.fetched) FROM tiles AS t "
+          + Self.freshnessJoin
+      ).first
+      if let low = row?[0].real, let high = row?[1].real, low <= high {
+        fetched = Date(timeIntervalSince1970: low)...Date(timeIntervalSince1970: high)
+      }
+      tilesWithoutFetchDate = row?[2].integer ?? tileCount
+    } else {
+      tilesWithoutFetchDate = tileCount
+    }
+    let modified = tilesWithoutFetchDate > 0 ? Self.modificationDate(path) : nil
+    oldestIsFileDate = modified.map { date in fetched.map { date < $0.lowerBound } ?? true } ?? false
+    newestIsFileDate = modified.map { date in fetched.map { date > $0.upperBound } ?? true } ?? false
+    oldest = oldestIsFileDate ? modified : fetched?.lowerBound
+    newest = newestIsFileDate ? modified : fetched?.upperBound
   }
 
-  /// The tile files last modified before `date`, in `z/x/y` order. Only directory caches have dates per
-  /// tile: for an MBTiles file this throws `TileCacheError.pruneNotSupported`.
+  /// The tiles dated before `date`, in `z/x/y` order (XYZ rows). Throws `TileCacheError.pruneNotSupported`
+  /// for an MBTiles file without fetch dates.
   public func tiles(olderThan date: Date) throws -> [TileFile] {
-    guard kind == .directory else { throw TileCacheError.pruneNotSupported(path) }
-    return try Self.tileFiles(in: path).filter { $0.modified < date }
+    switch kind {
+    case .directory:
+      return try Self.tileFiles(in: path).filter { $0.modified < date }
+    case .mbtiles:
+      guard hasFetchDates else { throw TileCacheError.pruneNotSupported(path) }
+      return try Self.mbtilesTiles(
+        in: SQLiteFile(path: path), olderThan: date, fileDate: Self.modificationDate(path))
+    }
   }
 
-  /// Removes the tile files last modified before `date`, then the `{z}/{x}` folders that this left empty.
-  /// Nothing that is not a tile file is ever removed (no `metadata.json`, no other files, no non-empty
-  /// folder). Throws `TileCacheError` for MBTiles files (not supported yet) and when a file cannot be
-  /// removed (what was removed before stays removed).
+  /// Removes the tiles dated before `date`, with their freshness records.
+  ///
+  /// - In a folder: the tile files last modified before `date` (checked again just before each goes: a
+  ///   tile refreshed meanwhile stays), their records in `freshness.sqlite` (each one before its file, in
+  ///   one transaction, so no record outlives its tile), then the `{z}/{x}` folders this left empty.
+  ///   Nothing that is not a tile file is ever removed (no `metadata.json`, no other files, no non-empty
+  ///   folder).
+  /// - In an MBTiles file with fetch dates: the tiles fetched before `date` (a tile without a fetch date:
+  ///   when the file was last modified before it) and their `mymap_freshness` rows, in one transaction.
+  ///   The file does not shrink (no VACUUM): SQLite reuses the freed pages for later tiles.
+  ///
+  /// Returns how many tiles were removed and their bytes. Throws `TileCacheError.pruneNotSupported` for an
+  /// MBTiles file without fetch dates, and `TileCacheError` when a tile cannot be removed (in a folder,
+  /// what was removed before stays removed; in an MBTiles file, nothing is).
   @discardableResult
   public func prune(olderThan date: Date) throws -> (removed: Int, bytes: Int) {
+    switch kind {
+    case .directory: return try pruneFolder(olderThan: date)
+    case .mbtiles: return try pruneMBTiles(olderThan: date)
+    }
+  }
+
+  private func pruneFolder(olderThan date: Date) throws -> (removed: Int, bytes: Int) {
     let old = try tiles(olderThan: date)
+    guard !old.isEmpty else { return (0, 0) }
     let files = FileManager.default
-    var removed = 0
-    var bytes = 0
-    var columnFolders: [String] = []
-    for tile in old {
-      let file = path + "/" + tile.relativePath
-      do {
-        try files.removeItem(atPath: file)
-      } catch {
-        throw TileCacheError.cannotRemove(file, (error as NSError).localizedDescription)
+    let records = try Self.freshnessRecords(ofFolder: path)
+    var removed: [TileFile] = []
+    var failure: Error?
+    // Each record goes before its file: a stop in between leaves a tile without a record (fetched again
+    // when asked for), never a record without a tile. A failure ends the loop but keeps what was done, so
+    // that the records of the files already removed stay removed.
+    func removeTiles() {
+      for tile in old {
+        let file = path + "/" + tile.relativePath
+        guard let attributes = try? files.attributesOfItem(atPath: file),
+          attributes[.type] as? FileAttributeType == .typeRegular,
+          let modified = attributes[.modificationDate] as? Date, modified < date
+        else { continue }
+        do {
+          try records?.run(
+            "DELETE FROM freshness WHERE z = ? AND x = ? AND y = ?",
+            [.integer(Int64(tile.id.z)), .integer(Int64(tile.id.x)), .integer(Int64(tile.id.y))])
+        } catch {
+          failure = error
+          return
+        }
+        guard unlink(file) == 0 || errno == ENOENT else {
+          failure = TileCacheError.cannotRemove(file, TileCacheFiles.errnoDescription())
+          return
+        }
+        removed.append(tile)
       }
-      removed += 1
-      bytes += tile.bytes
+    }
+    if let records {
+      try Self.pruning(path) { try records.transaction(removeTiles) }
+    } else {
+      removeTiles()
+    }
+    var columnFolders: [String] = []
+    var zoomFolders: [String] = []
+    for tile in removed {
       let column = path + "/\(tile.id.z)/\(tile.id.x)"
       if columnFolders.last != column { columnFolders.append(column) }
     }
-    var zoomFolders: [String] = []
     for folder in columnFolders where Self.isEmptyFolder(folder) {
       try? files.removeItem(atPath: folder)
       let zoom = (folder as NSString).deletingLastPathComponent
@@ -130,7 +214,89 @@ public struct TileCacheInventory: Sendable, Equatable {
     for folder in zoomFolders where Self.isEmptyFolder(folder) {
       try? files.removeItem(atPath: folder)
     }
-    return (removed, bytes)
+    if let failure { try Self.pruning(path) { throw failure } }
+    return (removed.count, removed.reduce(0) { $0 + $1.bytes })
+  }
+
+  private func pruneMBTiles(olderThan date: Date) throws -> (removed: Int, bytes: Int) {
+    // Read-only first: a file with nothing to remove is not opened for writing (it may be read-only).
+    guard try !tiles(olderThan: date).isEmpty else { return (0, 0) }
+    let fileDate = Self.modificationDate(path)
+    return try Self.pruning(path) {
+      let database = try SQLiteFile(path: path, mode: .readWrite)
+      // Listed again inside the transaction: another process may have refreshed or removed tiles since.
+      return try database.transaction {
+        let old = try Self.mbtilesTiles(in: database, olderThan: date, fileDate: fileDate)
+        for tile in old {
+          let key: [SQLiteValue] = [
+            .integer(Int64(tile.id.z)), .integer(Int64(tile.id.x)), .integer(Int64(tile.id.tmsRow)),
+          ]
+          try database.run("DELETE FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", key)
+          try database.run(
+            "DELETE FROM mymap_freshness WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", key)
+        }
+        return (old.count, old.reduce(0) { $0 + $1.bytes })
+      }
+    }
+  }
+
+  /// Runs `body`, which changes the cache at `path` for `prune`, turning `notWritable` (whose text is
+  /// about `mymap tiles fetch`) into `cannotPrune`.
+  private static func pruning<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch TileCacheError.notWritable(_, let reason) {
+      throw TileCacheError.cannotPrune(path, reason)
+    }
+  }
+
+  /// Joins each row of `tiles AS t` to its row of `mymap_freshness AS f`, if any.
+  private static let freshnessJoin =
+    "LEFT JOIN mymap_freshness AS f ON f.zoom_level = t.zoom_level AND f.tile_column = t.tile_column "
+    + "AND f.tile_row = t.tile_row"
+
+  private static func hasFreshnessTable(_ database: SQLiteFile) throws -> Bool {
+    try !database.values(
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND lower(name) = 'mymap_freshness'"
+    ).isEmpty
+  }
+
+  /// The tiles of an MBTiles file dated before `date`, in `z/x/y` order (XYZ rows): by their fetch date,
+  /// or `fileDate` for a tile without one (never, when `fileDate` is nil). Rows outside the tile grid are
+  /// left out.
+  static func mbtilesTiles(in database: SQLiteFile, olderThan date: Date, fileDate: Date?) throws
+    -> [TileFile]
+  {
+    let rows = try database.values(
+      "SELECT t.zoom_level, t.tile_column, t.tile_row, LENGTH(t.tile_data), f.fetched FROM tiles AS t "
+        + freshnessJoin + " WHERE COALESCE(f.fetched, ?1) < ?2 "
+        + "ORDER BY t.zoom_level, t.tile_column, t.tile_row DESC",
+      [fileDate.map { .real($0.timeIntervalSince1970) } ?? .null, .real(date.timeIntervalSince1970)])
+    return rows.compactMap { row in
+      guard let z = row[0].integer, let x = row[1].integer, let tmsRow = row[2].integer, (0...30).contains(z),
+        let id = TileID(z: z, x: x, y: (1 << z) - 1 - tmsRow),
+        let modified = row[4].real.map(Date.init(timeIntervalSince1970:)) ?? fileDate
+      else { return nil }
+      return TileFile(
+        id: id, relativePath: "\(z)/\(x)/\(id.y)", bytes: row[3].integer ?? 0, modified: modified)
+    }
+  }
+
+  /// The connection to a folder's `freshness.sqlite` when it has a `freshness` table; nil when it has
+  /// none (a folder not filled by `mymap tiles fetch`).
+  private static func freshnessRecords(ofFolder path: String) throws -> SQLiteFile? {
+    let file = path + "/" + DirectoryTileCache.freshnessFileName
+    guard FileManager.default.fileExists(atPath: file) else { return nil }
+    return try pruning(path) {
+      let database = try SQLiteFile(path: file, mode: .readWrite)
+      let tables = try database.values(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND lower(name) = 'freshness'")
+      return tables.isEmpty ? nil : database
+    }
+  }
+
+  private static func modificationDate(_ path: String) -> Date? {
+    (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
   }
 
   private static func isEmptyFolder(_ path: String) -> Bool {
@@ -192,10 +358,13 @@ public struct TileCacheInventory: Sendable, Equatable {
 /// Why a tile cache could not be opened or changed. Each `description` is one line for the user; those
 /// about opening a cache for `mymap tiles fetch` say what to do (`--to` names the cache there).
 public enum TileCacheError: Error, Equatable, CustomStringConvertible {
-  /// Pruning works on tile folders only; MBTiles files keep no date per tile.
+  /// The MBTiles file has no fetch dates (no `mymap_freshness` table: it was not written by
+  /// `mymap tiles fetch`), so it cannot be pruned.
   case pruneNotSupported(String)
   /// A tile file could not be removed; the second value says why.
   case cannotRemove(String, String)
+  /// The cache cannot be changed to prune it (read-only file or folder); the second value says why.
+  case cannotPrune(String, String)
   /// The folder holds files but is not a mymap tile cache (it has no `metadata.json` written by mymap).
   case foreignFolder(String)
   /// The MBTiles file was not made by mymap (its metadata names no `mymap_source`).
@@ -220,9 +389,13 @@ public enum TileCacheError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .pruneNotSupported(let path):
-      return "pruning an MBTiles file is not supported yet (\(path)); it keeps no date per tile"
+      return
+        "cannot prune \(path): the MBTiles file has no fetch dates "
+        + "(it was not written by 'mymap tiles fetch')"
     case .cannotRemove(let path, let reason):
       return "cannot remove tile \(path): \(reason)"
+    case .cannotPrune(let path, let reason):
+      return "cannot prune \(path): \(reason)"
     case .foreignFolder(let path):
       return
         "\(path) is not empty and is not a mymap tile cache (it has no metadata.json written by mymap); "

@@ -7,8 +7,11 @@ enum TilesInfoCommand {
   static let spec = CommandSpec(
     "tiles info", abstract: "Show what a tile cache holds: tiles and bytes per zoom, oldest and newest.",
     discussion: """
-      PATH is a tile folder ({z}/{x}/{y}.png, .jpg, .jpeg or .webp) or an .mbtiles file. Dates are the \
-      tile files' modification dates; an MBTiles file keeps none per tile, so it shows the file's own.
+      PATH is a tile folder ({z}/{x}/{y}.png, .jpg, .jpeg or .webp) or an .mbtiles file. In a folder the \
+      dates are the tile files' modification dates (a refresh confirmed by the server touches the file). In \
+      an MBTiles file written by 'mymap tiles fetch' they are the tiles' fetch dates. A tile without one, \
+      and every tile of another MBTiles file, is dated by the file's own modification date, and a date \
+      taken from it is marked as such.
       """,
     arguments: [.required("PATH", help: "The tile folder or .mbtiles file.")])
 
@@ -26,22 +29,39 @@ enum TilesInfoCommand {
       text += "  " + String(repeating: " ", count: widths[1] - row[1].count) + row[1]
       text += "  " + String(repeating: " ", count: widths[2] - row[2].count) + row[2] + "\n"
     }
-    let note = inventory.datesAreFileDate ? " (the MBTiles file's modification date)" : ""
-    text += "oldest  " + (inventory.oldest.map(TilesCommands.iso8601) ?? "-") + note + "\n"
-    text += "newest  " + (inventory.newest.map(TilesCommands.iso8601) ?? "-") + note + "\n"
+    // A date that is the MBTiles file's own stands in for tiles without a fetch date: all of them in a
+    // file not written by 'mymap tiles fetch', which the note need not count.
+    var note = " (the MBTiles file's modification date)"
+    if inventory.hasFetchDates {
+      note =
+        " (the MBTiles file's modification date, for \(count(inventory.tilesWithoutFetchDate, "tile")) "
+        + "without a fetch date)"
+    }
+    text +=
+      "oldest  " + (inventory.oldest.map(TilesCommands.iso8601) ?? "-")
+      + (inventory.oldestIsFileDate ? note : "") + "\n"
+    text +=
+      "newest  " + (inventory.newest.map(TilesCommands.iso8601) ?? "-")
+      + (inventory.newestIsFileDate ? note : "") + "\n"
     Console.print(text)
   }
 }
 
-/// `mymap tiles prune PATH --older-than DURATION [--dry-run]`: removes old tiles from a tile folder.
+/// `mymap tiles prune PATH --older-than DURATION [--dry-run]`: removes old tiles from a tile folder or an
+/// MBTiles file written by `mymap tiles fetch`.
 enum TilesPruneCommand {
   static let spec = CommandSpec(
-    "tiles prune", abstract: "Remove tiles older than a given age from a tile folder.",
+    "tiles prune", abstract: "Remove tiles older than a given age from a tile cache.",
     discussion: """
-      Removes the tile files ({z}/{x}/{y}.png, .jpg, .jpeg, .webp) last modified before the given age, then \
-      the folders this leaves empty; nothing else is touched. MBTiles files cannot be pruned yet.
+      In a folder, removes the tile files ({z}/{x}/{y}.png, .jpg, .jpeg, .webp) last modified before the \
+      given age and their freshness records, then the folders this leaves empty; nothing else is touched. \
+      In an MBTiles file written by 'mymap tiles fetch', removes the tiles fetched before that age (a tile \
+      without a fetch date counts as the file's modification date) and their freshness records, in one \
+      transaction; the file keeps its size, and SQLite reuses the space for later tiles. Other MBTiles \
+      files have no fetch dates and cannot be pruned. --dry-run lists the tiles as z/x/y.ext in a folder, \
+      z/x/y (XYZ rows) in an MBTiles file.
       """,
-    arguments: [.required("PATH", help: "The tile folder.")],
+    arguments: [.required("PATH", help: "The tile folder or .mbtiles file.")],
     options: [
       .value(
         "older-than", valueName: "DURATION",

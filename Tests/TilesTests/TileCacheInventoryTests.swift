@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import MapMath
 import Tiles
@@ -19,6 +20,80 @@ final class TileCacheInventoryTests: XCTestCase {
 
   private func exists(_ folder: String, _ relativePath: String) -> Bool {
     FileManager.default.fileExists(atPath: folder + "/" + relativePath)
+  }
+
+  private let description = TileCacheDescription(
+    source: "https://tile.example.org/{z}/{x}/{y}.png", attribution: nil, tileSize: 256)
+
+  /// `bytes` bytes that a cache takes for a PNG tile (they start with the PNG signature).
+  private func png(_ bytes: Int) -> Data {
+    Data([137, 80, 78, 71, 13, 10, 26, 10]) + Data(repeating: 1, count: bytes - 8)
+  }
+
+  /// A freshness record fetched at `fetched` (unix seconds).
+  private func fetched(_ fetched: TimeInterval) -> TileFreshness {
+    TileFreshness(
+      etag: "\"e\"", expires: Date(timeIntervalSince1970: fetched + day),
+      fetched: Date(timeIntervalSince1970: fetched))
+  }
+
+  /// Runs SQL on a file with a connection of its own; every column as text ("NULL" for NULL).
+  @discardableResult
+  private func query(_ path: String, _ sql: String) throws -> [[String]] {
+    var handle: OpaquePointer?
+    guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
+      throw CocoaError(.fileReadUnknown)
+    }
+    defer { sqlite3_close(handle) }
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+      throw CocoaError(
+        .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
+    }
+    defer { sqlite3_finalize(statement) }
+    var rows: [[String]] = []
+    var status = sqlite3_step(statement)
+    while status == SQLITE_ROW {
+      rows.append(
+        (0..<sqlite3_column_count(statement)).map {
+          sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? "NULL"
+        })
+      status = sqlite3_step(statement)
+    }
+    guard status == SQLITE_DONE else {
+      throw CocoaError(
+        .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
+    }
+    return rows
+  }
+
+  /// The `z/x/tms_row` keys of an MBTiles file's `tiles` and `mymap_freshness` tables.
+  private func keys(_ path: String) throws -> (tiles: [String], records: [String]) {
+    let key = "zoom_level || '/' || tile_column || '/' || tile_row"
+    return (
+      try query(path, "SELECT \(key) FROM tiles ORDER BY 1").map { $0[0] },
+      try query(path, "SELECT \(key) FROM mymap_freshness ORDER BY 1").map { $0[0] }
+    )
+  }
+
+  private func setModificationDate(_ path: String, _ seconds: TimeInterval) throws {
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: seconds)], ofItemAtPath: path)
+  }
+
+  /// An MBTiles cache written by `openTileCache`: tiles fetched at 1_700_000_000 (0/0/0, 100 bytes;
+  /// 2/1/3, 20 bytes: TMS row 0), 1_750_000_000 (2/1/2, 30 bytes) and 1_800_000_000 (2/3/0, 40 bytes:
+  /// TMS row 3).
+  private func makeMBTilesCache() throws -> String {
+    let path = try makeTemporaryFolder(self) + "/cache.mbtiles"
+    let cache = try openTileCache(at: path, for: description)
+    XCTAssertTrue(cache is MBTilesTileCache)
+    try cache.store(tile(2, 3, 0), data: png(40), freshness: fetched(1_800_000_000))
+    try cache.store(tile(0, 0, 0), data: png(100), freshness: fetched(1_700_000_000))
+    try cache.store(tile(2, 1, 2), data: png(30), freshness: fetched(1_750_000_000))
+    try cache.store(tile(2, 1, 3), data: png(20), freshness: fetched(1_700_000_000))
+    try cache.commit()
+    return path
   }
 
   /// A cache with old and new tiles at zooms 0, 1 and 3, plus files that are not tiles.
@@ -51,7 +126,10 @@ final class TileCacheInventoryTests: XCTestCase {
       ])
     XCTAssertEqual(inventory.tileCount, 5)
     XCTAssertEqual(inventory.totalBytes, 165)
-    XCTAssertFalse(inventory.datesAreFileDate)
+    XCTAssertFalse(inventory.hasFetchDates)
+    XCTAssertEqual(inventory.tilesWithoutFetchDate, 0)
+    XCTAssertFalse(inventory.oldestIsFileDate)
+    XCTAssertFalse(inventory.newestIsFileDate)
     XCTAssertEqual(inventory.oldest!.timeIntervalSince1970, now.timeIntervalSince1970 - 60 * day, accuracy: 1)
     XCTAssertEqual(inventory.newest!.timeIntervalSince1970, now.timeIntervalSince1970 - 1 * day, accuracy: 1)
   }
@@ -126,7 +204,7 @@ final class TileCacheInventoryTests: XCTestCase {
     XCTAssertTrue(exists(outside, "precious.png"))
   }
 
-  func testMBTiles() throws {
+  func testMBTilesWithoutFetchDates() throws {
     let folder = try makeTemporaryFolder(self)
     let path = folder + "/cache.mbtiles"
     try writeMBTiles(
@@ -136,20 +214,170 @@ final class TileCacheInventoryTests: XCTestCase {
       ])
     let modified = Date(timeIntervalSince1970: 1_700_000_000)
     try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let inventory = try TileCacheInventory(path: path)
     XCTAssertEqual(inventory.kind, .mbtiles)
     XCTAssertEqual(
       inventory.zooms, [.init(zoom: 0, tiles: 1, bytes: 100), .init(zoom: 2, tiles: 2, bytes: 16)])
     XCTAssertEqual(inventory.totalBytes, 116)
-    XCTAssertTrue(inventory.datesAreFileDate)
+    XCTAssertFalse(inventory.hasFetchDates)
+    XCTAssertEqual(inventory.tilesWithoutFetchDate, 3)
+    XCTAssertTrue(inventory.oldestIsFileDate)
+    XCTAssertTrue(inventory.newestIsFileDate)
     XCTAssertEqual(inventory.oldest, modified)
     XCTAssertEqual(inventory.newest, modified)
+    let message =
+      "cannot prune \(path): the MBTiles file has no fetch dates (it was not written by 'mymap tiles fetch')"
     XCTAssertThrowsError(try inventory.prune(olderThan: now)) {
       XCTAssertEqual($0 as? TileCacheError, .pruneNotSupported(path))
-      XCTAssertEqual(
-        "\($0)", "pruning an MBTiles file is not supported yet (\(path)); it keeps no date per tile")
+      XCTAssertEqual("\($0)", message)
     }
-    XCTAssertThrowsError(try inventory.tiles(olderThan: now))
+    XCTAssertThrowsError(try inventory.tiles(olderThan: now)) {
+      XCTAssertEqual($0 as? TileCacheError, .pruneNotSupported(path))
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "a refused file is not changed")
+  }
+
+  func testMBTilesDatesAreTheFetchDates() throws {
+    let path = try makeMBTilesCache()
+    try setModificationDate(path, 1_900_000_000)
+    let inventory = try TileCacheInventory(path: path)
+    XCTAssertEqual(inventory.kind, .mbtiles)
+    XCTAssertEqual(
+      inventory.zooms, [.init(zoom: 0, tiles: 1, bytes: 100), .init(zoom: 2, tiles: 3, bytes: 90)])
+    XCTAssertTrue(inventory.hasFetchDates)
+    XCTAssertEqual(inventory.tilesWithoutFetchDate, 0)
+    XCTAssertEqual(inventory.oldest, Date(timeIntervalSince1970: 1_700_000_000))
+    XCTAssertEqual(inventory.newest, Date(timeIntervalSince1970: 1_800_000_000))
+    XCTAssertFalse(inventory.oldestIsFileDate)
+    XCTAssertFalse(inventory.newestIsFileDate)
+  }
+
+  func testMBTilesTileWithoutFetchDateIsDatedByTheFile() throws {
+    let path = try makeMBTilesCache()
+    // 2/1/2 (TMS row 1) loses its record, as if written by another tool.
+    try query(path, "DELETE FROM mymap_freshness WHERE zoom_level = 2 AND tile_column = 1 AND tile_row = 1")
+    try setModificationDate(path, 1_600_000_000)
+    var inventory = try TileCacheInventory(path: path)
+    XCTAssertTrue(inventory.hasFetchDates)
+    XCTAssertEqual(inventory.tilesWithoutFetchDate, 1)
+    XCTAssertEqual(inventory.oldest, Date(timeIntervalSince1970: 1_600_000_000))
+    XCTAssertTrue(inventory.oldestIsFileDate)
+    XCTAssertEqual(inventory.newest, Date(timeIntervalSince1970: 1_800_000_000))
+    XCTAssertFalse(inventory.newestIsFileDate)
+
+    try setModificationDate(path, 1_850_000_000)
+    inventory = try TileCacheInventory(path: path)
+    XCTAssertEqual(inventory.oldest, Date(timeIntervalSince1970: 1_700_000_000))
+    XCTAssertFalse(inventory.oldestIsFileDate)
+    XCTAssertEqual(inventory.newest, Date(timeIntervalSince1970: 1_850_000_000))
+    XCTAssertTrue(inventory.newestIsFileDate)
+    // It is as old as the file: kept by a cutoff before the file's date, listed by one after it.
+    XCTAssertEqual(
+      try inventory.tiles(olderThan: Date(timeIntervalSince1970: 1_849_999_999)).map(\.relativePath),
+      ["0/0/0", "2/1/3", "2/3/0"])
+    let all = try inventory.tiles(olderThan: Date(timeIntervalSince1970: 1_850_000_001))
+    XCTAssertEqual(all.map(\.relativePath), ["0/0/0", "2/1/2", "2/1/3", "2/3/0"])
+    XCTAssertEqual(all[1].modified, Date(timeIntervalSince1970: 1_850_000_000))
+  }
+
+  func testMBTilesTilesOlderThanListsWithoutRemoving() throws {
+    let path = try makeMBTilesCache()
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let old = try TileCacheInventory(path: path).tiles(olderThan: Date(timeIntervalSince1970: 1_750_000_001))
+    // z/x/y order with XYZ rows: 2/1/2 (TMS row 1) before 2/1/3 (TMS row 0).
+    XCTAssertEqual(old.map(\.relativePath), ["0/0/0", "2/1/2", "2/1/3"])
+    XCTAssertEqual(old.map(\.id), [tile(0, 0, 0), tile(2, 1, 2), tile(2, 1, 3)])
+    XCTAssertEqual(old.map(\.bytes), [100, 30, 20])
+    XCTAssertEqual(
+      old.map(\.modified.timeIntervalSince1970), [1_700_000_000, 1_750_000_000, 1_700_000_000])
+    XCTAssertEqual(
+      try TileCacheInventory(path: path).tiles(olderThan: Date(timeIntervalSince1970: 1_750_000_000))
+        .map(\.relativePath), ["0/0/0", "2/1/3"], "a tile fetched at the cutoff is not older")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+  }
+
+  func testMBTilesPruneRemovesOldTilesAndTheirRecords() throws {
+    let path = try makeMBTilesCache()
+    // A tile of 5 bytes without a record, and the file last modified after it: dated 1_760_000_000.
+    try query(
+      path,
+      "INSERT INTO tiles VALUES (3, 0, 0, x'89504E470D')")
+    try setModificationDate(path, 1_760_000_000)
+    XCTAssertEqual(
+      try keys(path).tiles, ["0/0/0", "2/1/0", "2/1/1", "2/3/3", "3/0/0"])
+    let result = try TileCacheInventory(path: path).prune(
+      olderThan: Date(timeIntervalSince1970: 1_750_000_001))
+    XCTAssertEqual(result.removed, 3)
+    XCTAssertEqual(result.bytes, 150)
+    XCTAssertEqual(try keys(path).tiles, ["2/3/3", "3/0/0"])
+    XCTAssertEqual(try keys(path).records, ["2/3/3"])
+    XCTAssertEqual(try query(path, "SELECT length(tile_data) FROM tiles WHERE zoom_level = 2"), [["40"]])
+    // The tiles left still read back, and the metadata is untouched.
+    let source = try MBTilesSource(path: path)
+    XCTAssertEqual(try source.tileData(tile(2, 3, 0)), png(40))
+    XCTAssertNil(try source.tileData(tile(0, 0, 0)))
+    XCTAssertEqual(
+      try query(path, "SELECT value FROM metadata WHERE name = 'mymap_source'"), [[description.source]])
+
+    let after = try TileCacheInventory(path: path)
+    XCTAssertEqual(after.tileCount, 2)
+    XCTAssertEqual(after.totalBytes, 45)
+    XCTAssertEqual(try after.prune(olderThan: Date(timeIntervalSince1970: 1_750_000_001)).removed, 0)
+    // The tile without a record is as old as the file, which the prune has just written.
+    let written = try XCTUnwrap(
+      try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+    XCTAssertEqual(written.timeIntervalSinceNow, 0, accuracy: 60)
+    try setModificationDate(path, 1_850_000_000)
+    XCTAssertEqual(try after.prune(olderThan: Date(timeIntervalSince1970: 1_800_000_001)).removed, 1)
+    XCTAssertEqual(try keys(path).tiles, ["3/0/0"])
+    XCTAssertEqual(try keys(path).records, [])
+    XCTAssertEqual(try after.prune(olderThan: Date().addingTimeInterval(60)).bytes, 5)
+    XCTAssertEqual(try keys(path).tiles, [])
+    // The cache is still one that `mymap tiles fetch` can fill.
+    let cache = try openTileCache(at: path, for: description)
+    try cache.store(tile(1, 1, 1), data: png(10), freshness: fetched(1_700_000_000))
+    try cache.commit()
+    XCTAssertEqual(try keys(path).tiles, ["1/1/0"])
+    XCTAssertEqual(try keys(path).records, ["1/1/0"])
+  }
+
+  func testDirectoryPruneRemovesTheRecordsOfTheTilesItRemoves() throws {
+    let folder = try makeTemporaryFolder(self) + "/cache"
+    let cache = try openTileCache(at: folder, for: description)
+    XCTAssertTrue(cache is DirectoryTileCache)
+    try cache.store(tile(0, 0, 0), data: png(100), freshness: fetched(1_700_000_000))
+    try cache.store(tile(2, 1, 3), data: png(20), freshness: fetched(1_700_000_000))
+    try cache.store(tile(2, 1, 2), data: png(30), freshness: fetched(1_700_000_000))
+    try cache.commit()
+    // The file's date is the rule for folders, not the record's.
+    try setModificationDate(folder + "/0/0/0.png", now.timeIntervalSince1970 - 60 * day)
+    try setModificationDate(folder + "/2/1/3.png", now.timeIntervalSince1970 - 60 * day)
+    let records = "SELECT z || '/' || x || '/' || y FROM freshness ORDER BY 1"
+    let freshness = folder + "/freshness.sqlite"
+    XCTAssertEqual(try query(freshness, records), [["0/0/0"], ["2/1/2"], ["2/1/3"]])
+
+    let inventory = try TileCacheInventory(path: folder)
+    XCTAssertEqual(
+      try inventory.tiles(olderThan: now.addingTimeInterval(-30 * day)).map(\.relativePath),
+      ["0/0/0.png", "2/1/3.png"])
+    XCTAssertEqual(try query(freshness, records), [["0/0/0"], ["2/1/2"], ["2/1/3"]], "listing removes none")
+    let result = try inventory.prune(olderThan: now.addingTimeInterval(-30 * day))
+    XCTAssertEqual(result.removed, 2)
+    XCTAssertEqual(result.bytes, 120)
+    XCTAssertEqual(try query(freshness, records), [["2/1/2"]])
+    XCTAssertFalse(exists(folder, "0"))
+    XCTAssertTrue(exists(folder, "2/1/2.png"))
+    XCTAssertTrue(exists(folder, "metadata.json"))
+    // The cache still works: the pruned tile has no entry, the kept one keeps its record.
+    XCTAssertNil(try cache.entry(for: tile(0, 0, 0)))
+    XCTAssertEqual(try cache.entry(for: tile(2, 1, 2))?.freshness, fetched(1_700_000_000))
+  }
+
+  func testPruneOfAFolderWithoutRecordsCreatesNone() throws {
+    let folder = try makeCache()
+    try TileCacheInventory(path: folder).prune(olderThan: now.addingTimeInterval(-30 * day))
+    XCTAssertFalse(exists(folder, "freshness.sqlite"))
   }
 
   func testTheCommittedFixture() throws {
