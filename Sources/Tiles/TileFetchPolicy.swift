@@ -6,9 +6,15 @@ import Foundation
 /// retried: HTTP 429 and 503, timeouts and dropped connections. Before a retry the fetcher waits for the
 /// server's `Retry-After` when it sends one, else `baseDelay` doubled per retry; a `Retry-After` longer
 /// than `maximumRetryAfter` is not waited for: the fetch fails at once and the error carries the delay.
+///
+/// A response body larger than `maximumTileBytes` is refused (and not retried): at once when its
+/// `Content-Length` says so, else as soon as that many bytes have arrived, so that a server cannot make
+/// mymap read or keep a body of any size.
 public struct TileFetchPolicy: Sendable {
   /// The largest number of requests one fetch may make.
   public static let attemptLimit = 3
+  /// The default `maximumTileBytes`: 4 MiB, about four times the largest 512-pixel RGBA PNG.
+  public static let defaultMaximumTileBytes = 4 * 1024 * 1024
 
   /// Requests per fetch, clamped to 1…`attemptLimit`.
   public var maximumAttempts: Int {
@@ -23,18 +29,23 @@ public struct TileFetchPolicy: Sendable {
   public var timeout: Double {
     didSet { timeout = Self.wholeSeconds(timeout) }
   }
+  /// The largest response body (bytes, after any decompression) a fetch accepts, at least 1.
+  public var maximumTileBytes: Int {
+    didSet { maximumTileBytes = max(1, maximumTileBytes) }
+  }
   /// Waits the given number of seconds; tests replace it to run without real delays.
   public var sleep: @Sendable (Double) async throws -> Void
 
   public init(
     maximumAttempts: Int = attemptLimit, baseDelay: Double = 1, maximumRetryAfter: Double = 30,
-    timeout: Double = 15,
+    timeout: Double = 15, maximumTileBytes: Int = defaultMaximumTileBytes,
     sleep: @escaping @Sendable (Double) async throws -> Void = TileFetchPolicy.realSleep
   ) {
     self.maximumAttempts = Self.clampAttempts(maximumAttempts)
     self.baseDelay = max(0, baseDelay)
     self.maximumRetryAfter = max(0, maximumRetryAfter)
     self.timeout = Self.wholeSeconds(timeout)
+    self.maximumTileBytes = max(1, maximumTileBytes)
     self.sleep = sleep
   }
 

@@ -34,6 +34,10 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     case notAnImage(contentType: String?)
     /// The image is not `expected` × `expected` pixels.
     case wrongSize(width: Int, height: Int, expected: Int)
+    /// The body is larger than `limit` bytes (`TileFetchPolicy.maximumTileBytes`): `bytes` is its
+    /// `Content-Length` when the server announced one (the request was refused on it), nil when the body
+    /// was stopped while arriving.
+    case tooLarge(bytes: Int?, limit: Int)
   }
 
   /// Why a server cannot be reached at all.
@@ -65,7 +69,7 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     switch reason {
     case .httpStatus(let status, _): return status == 429 || status == 503
     case .timedOut, .connectionFailed, .cannotConnect, .truncated: return true
-    case .notAnImage, .wrongSize: return false
+    case .notAnImage, .wrongSize, .tooLarge: return false
     }
   }
 
@@ -87,6 +91,7 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     case .truncated: return "cut off"
     case .notAnImage: return "not an image"
     case .wrongSize: return "wrong size"
+    case .tooLarge: return "too large"
     }
   }
 
@@ -126,11 +131,26 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
         + (contentType.map { " (Content-Type \($0))" } ?? "")
     case .wrongSize(let width, let height, let expected):
       return "the image is \(width)×\(height) pixels, expected \(expected)×\(expected)"
+    case .tooLarge(let bytes, let limit):
+      let size =
+        bytes.map { "\(Self.byteText($0)), the limit is \(Self.byteText(limit))" }
+        ?? "over the \(Self.byteText(limit)) limit"
+      return "the response is too large for a tile (\(size))"
     }
   }
 
   private static func seconds(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+  }
+
+  /// `812 bytes`, `4 KiB`, `1.5 MiB`, `600 MiB`: whole numbers exactly, others to one decimal.
+  private static func byteText(_ bytes: Int) -> String {
+    for (unit, size) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where bytes >= size {
+      if bytes % size == 0 { return "\(bytes / size) \(unit)" }
+      let tenths = (Double(bytes) / Double(size) * 10).rounded() / 10
+      return "\(tenths) \(unit)"
+    }
+    return bytes == 1 ? "1 byte" : "\(bytes) bytes"
   }
 }
 
@@ -138,19 +158,21 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
 /// host, a timeout, a bounded number of retries that honour `Retry-After`, no HTTP cache of its own (the
 /// caller keeps tiles and their `TileFreshness`), and revalidation of a cached tile with `If-None-Match` /
 /// `If-Modified-Since`. A tile is returned only when its bytes decode to an image of the expected size, so
-/// garbage never reaches a cache.
+/// garbage never reaches a cache; a body larger than `policy.maximumTileBytes` is not even read to its end.
 public final class TileFetcher: Sendable {
   /// The `User-Agent` header sent with every request.
   public let userAgent: String
   public let policy: TileFetchPolicy
   private let session: URLSession
+  /// Receives the session's callbacks and hands each to the transfer of its task.
+  private let transfers: TransferRouter
 
   /// `version` is mymap's version; `contact` (e.g. an e-mail address) is appended to the User-Agent so
   /// that tile server operators can reach the user. Control characters are removed from both.
   public init(version: String, contact: String? = nil, policy: TileFetchPolicy = TileFetchPolicy()) {
     self.userAgent = Self.userAgent(version: version, contact: contact)
     self.policy = policy
-    let configuration = URLSessionConfiguration.ephemeral
+    let configuration = FoundationFolders.leavingNoneBehind { URLSessionConfiguration.ephemeral }
     configuration.httpMaximumConnectionsPerHost = 2
     configuration.timeoutIntervalForRequest = policy.timeout
     configuration.timeoutIntervalForResource = policy.timeout * 4
@@ -162,24 +184,12 @@ public final class TileFetcher: Sendable {
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
-    self.session = URLSession(configuration: configuration)
-    Self.removeEmptyFoundationCacheFolder()
-  }
-
-  /// FoundationNetworking makes an (unused, empty) folder `org.swift.foundation.URLCache/<program>` in the
-  /// user's cache folder whenever a session configuration is made, even with `urlCache = nil`; mymap
-  /// keeps its tiles itself, so the empty folders are removed again rather than left in the user's home.
-  private static func removeEmptyFoundationCacheFolder() {
-    guard let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first else {
-      return
-    }
-    let parent = caches.appendingPathComponent("org.swift.foundation.URLCache")
-    let files = FileManager.default
-    for name in (try? files.contentsOfDirectory(atPath: parent.path)) ?? [] {
-      let folder = parent.appendingPathComponent(name)
-      if (try? files.contentsOfDirectory(atPath: folder.path))?.isEmpty == true { rmdir(folder.path) }
-    }
-    if (try? files.contentsOfDirectory(atPath: parent.path))?.isEmpty == true { rmdir(parent.path) }
+    let transfers = TransferRouter()
+    self.transfers = transfers
+    // The delegate receives each body as it arrives (FoundationNetworking keeps none of it), so a fetch can
+    // stop one that grows too large; the session keeps the delegate until it is invalidated.
+    self.session = URLSession(
+      configuration: configuration, delegate: transfers, delegateQueue: TransferRouter.makeDelegateQueue())
   }
 
   deinit {
@@ -207,9 +217,14 @@ public final class TileFetcher: Sendable {
   /// conditional (`If-None-Match`, `If-Modified-Since`) and a 304 returns `.notModified` with the record
   /// updated from the 304's headers; a 304 to an unconditional request is an unexpected response. The
   /// records are stamped with `now()` when the response arrives.
+  ///
+  /// Once `stopping` is flipped (Ctrl-C), no retry and no wait before one starts: the fetch throws the
+  /// `TileFetchError` of its last request at once, and a wait already running ends within about 0.25 s. The
+  /// request in flight, and the first request of a fetch, are made and allowed to finish.
   public func fetch(
     _ tile: TileID, from template: TileURLTemplate, expectedSize: Int, retina: Bool = false,
-    revalidating cached: TileFreshness? = nil, now: @Sendable () -> Date = Date.init
+    revalidating cached: TileFreshness? = nil, now: @Sendable () -> Date = Date.init,
+    stopping: FetchCancellation? = nil
   ) async throws -> FetchedTile {
     guard let url = URL(string: template.url(for: tile, retina: retina)) else {
       throw TileFetchError(
@@ -224,12 +239,32 @@ public final class TileFetcher: Sendable {
       } catch let failure as Failure {
         let error = TileFetchError(
           tile: tile, source: template.redacted, reason: failure.reason, attempts: attempt)
-        guard failure.retryable, attempt < policy.maximumAttempts,
+        guard failure.retryable, attempt < policy.maximumAttempts, stopping?.isCancelled != true,
           let delay = policy.delay(beforeRetry: attempt, retryAfter: failure.retryAfter)
         else { throw error }
-        try await policy.sleep(delay)
+        if let stopping {
+          guard try await sleep(delay, unless: stopping) else { throw error }
+        } else {
+          try await policy.sleep(delay)
+        }
       }
     }
+  }
+
+  /// The longest single `policy.sleep` while a stop switch is watched.
+  static let stopCheckInterval = 0.25
+
+  /// Waits `seconds` through `policy.sleep`, in slices of at most `stopCheckInterval`, and returns false
+  /// (at once or after the current slice) when `stopping` is flipped.
+  private func sleep(_ seconds: Double, unless stopping: FetchCancellation) async throws -> Bool {
+    var remaining = seconds
+    repeat {
+      if stopping.isCancelled { return false }
+      let slice = min(remaining, Self.stopCheckInterval)
+      try await policy.sleep(slice)
+      remaining -= slice
+    } while remaining > 0
+    return !stopping.isCancelled
   }
 
   /// One failed request, before it is wrapped in a `TileFetchError`.
@@ -255,7 +290,9 @@ public final class TileFetcher: Sendable {
     let data: Data
     let response: URLResponse
     do {
-      (data, response) = try await session.data(for: request)
+      (data, response) = try await receive(request)
+    } catch let tooLarge as Transfer.TooLarge {
+      throw Failure(reason: .tooLarge(bytes: tooLarge.announced, limit: tooLarge.limit), retryable: false)
     } catch let error as URLError {
       if error.code == .cancelled, Task.isCancelled { throw CancellationError() }
       throw Self.failure(for: error)
@@ -304,6 +341,27 @@ public final class TileFetcher: Sendable {
         retryable: false)
     }
     return .image(data, image, TileFreshness(responseHeaders: Self.headers(of: http), now: received))
+  }
+
+  /// Sends `request` and collects its body, which may not be larger than `policy.maximumTileBytes`: throws
+  /// `Transfer.TooLarge` when it is (the transfer is stopped at once), else the task's `URLError` when it
+  /// fails. Cancelling the task cancels the request.
+  private func receive(_ request: URLRequest) async throws -> (Data, URLResponse) {
+    let task = session.dataTask(with: request)
+    let transfer = Transfer(limit: policy.maximumTileBytes)
+    // Registered before anything can happen to the task, so that no callback of it goes astray.
+    transfers.add(transfer, for: task)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        transfer.wait(continuation)
+        task.resume()
+      }
+    } onCancel: {
+      // Not here: the runtime holds the task's lock while this runs, and URLSessionTask.cancel() waits for
+      // the session's queue, which may be finishing this very transfer and resuming the continuation (which
+      // needs that lock): a deadlock seen under load.
+      DispatchQueue.global().async { task.cancel() }
+    }
   }
 
   /// The response's header fields as strings.
@@ -367,5 +425,257 @@ public final class TileFetcher: Sendable {
     }
     guard let date = TileFreshness.parseHTTPDate(text) else { return nil }
     return max(0, date.timeIntervalSince(now))
+  }
+}
+
+/// One request in flight: its response and the body received so far, and how it ended.
+///
+/// `@unchecked Sendable`: every variable is touched only while `lock` is held.
+private final class Transfer: @unchecked Sendable {
+  /// The body would exceed `limit` bytes: `announced` is its Content-Length when that said so.
+  struct TooLarge: Error {
+    let announced: Int?
+    let limit: Int
+  }
+
+  typealias Received = (Data, URLResponse)
+
+  private let lock = NSLock()
+  private let limit: Int
+  private var response: URLResponse?
+  private var body = Data()
+  private var tooLarge: TooLarge?
+  private var outcome: Result<Received, any Error>?
+  private var continuation: CheckedContinuation<Received, any Error>?
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// Resumes `continuation` when the transfer ends (at once if it already has).
+  func wait(_ continuation: CheckedContinuation<Received, any Error>) {
+    lock.lock()
+    guard let outcome else {
+      self.continuation = continuation
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    continuation.resume(with: outcome)
+  }
+
+  /// Takes the response; returns true when the task must be cancelled because its Content-Length is over
+  /// the limit.
+  func receive(_ response: URLResponse) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    self.response = response
+    let announced = response.expectedContentLength
+    if announced > Int64(limit) {
+      tooLarge = TooLarge(announced: Int(clamping: announced), limit: limit)
+      return true
+    }
+    if announced > 0 { body.reserveCapacity(Int(announced)) }
+    return false
+  }
+
+  /// Takes a piece of the body; returns true when the task must be cancelled because the body has grown
+  /// over the limit (what arrived is dropped at once).
+  func receive(_ data: Data) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard tooLarge == nil, outcome == nil else { return false }
+    guard body.count + data.count <= limit else {
+      tooLarge = TooLarge(announced: nil, limit: limit)
+      body = Data()
+      return true
+    }
+    body.append(data)
+    return false
+  }
+
+  /// The task ended, with `error` unless it succeeded.
+  func complete(_ error: (any Error)?) {
+    lock.lock()
+    guard outcome == nil else {
+      lock.unlock()
+      return
+    }
+    let result: Result<Received, any Error>
+    if let tooLarge {
+      result = .failure(tooLarge)
+    } else if let error {
+      result = .failure(Self.urlError(error))
+    } else if let response {
+      result = .success((body, response))
+    } else {
+      result = .failure(URLError(.badServerResponse))
+    }
+    outcome = result
+    body = Data()
+    let waiting = continuation
+    continuation = nil
+    lock.unlock()
+    waiting?.resume(with: result)
+  }
+
+  /// The error as a `URLError` (FoundationNetworking reports some as plain NSErrors of its domain).
+  private static func urlError(_ error: any Error) -> URLError {
+    if let error = error as? URLError { return error }
+    let error = error as NSError
+    if error.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: error.code) {
+      return URLError(code, userInfo: error.userInfo)
+    }
+    return URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: error.localizedDescription])
+  }
+}
+
+/// The session's delegate: hands each task's callbacks to its `Transfer` and cancels a task whose transfer
+/// says so.
+///
+/// `@unchecked Sendable`: `transfers` is touched only while `lock` is held.
+private final class TransferRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  private let lock = NSLock()
+  private var transfers: [Int: Transfer] = [:]
+
+  /// The queue the session calls the delegate on.
+  ///
+  /// FoundationNetworking cannot pause libcurl: it reads the body as fast as the server sends it and
+  /// queues each piece for the delegate, and `cancel()` takes effect only when libcurl's queue gets to it
+  /// (after a few milliseconds, or a few hundred against a fast local server). With the usual delegate
+  /// queue the pieces pile up faster than the delegate sees them: fetching a 600 MB body from a local
+  /// server, between one in twenty and half of the fetches read and queued all of it before the delegate
+  /// even saw the limit crossed. `InlineDelegateQueue` runs each callback at once, on libcurl's own queue,
+  /// so `Transfer` drops every byte past the limit as it arrives: memory stays at the limit however long
+  /// the cancellation takes, and TileFetcherTests check that the server sees the connection closed early.
+  static func makeDelegateQueue() -> OperationQueue? {
+    #if canImport(FoundationNetworking)
+      return InlineDelegateQueue()
+    #else
+      return nil
+    #endif
+  }
+
+  func add(_ transfer: Transfer, for task: URLSessionTask) {
+    lock.lock()
+    transfers[task.taskIdentifier] = transfer
+    lock.unlock()
+  }
+
+  private func transfer(of task: URLSessionTask, removing: Bool = false) -> Transfer? {
+    lock.lock()
+    defer { lock.unlock() }
+    return removing ? transfers.removeValue(forKey: task.taskIdentifier) : transfers[task.taskIdentifier]
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    // FoundationNetworking ignores the disposition, so a refused response is cancelled explicitly.
+    if transfer(of: dataTask)?.receive(response) == true {
+      Self.cancel(dataTask)
+      completionHandler(.cancel)
+    } else {
+      completionHandler(.allow)
+    }
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    if transfer(of: dataTask)?.receive(data) == true { Self.cancel(dataTask) }
+  }
+
+  /// Cancels `task` from another thread: a callback may run on the task's own queue, which `cancel()`
+  /// waits for.
+  private static func cancel(_ task: URLSessionTask) {
+    DispatchQueue.global().async { task.cancel() }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    transfer(of: task, removing: true)?.complete(error)
+  }
+}
+
+#if canImport(FoundationNetworking)
+  /// An operation queue that runs each block at once on the calling thread, so that FoundationNetworking
+  /// calls the session's delegate synchronously from libcurl's callbacks (see
+  /// `TransferRouter.makeDelegateQueue`). The delegate only updates a `Transfer` under its lock and never
+  /// waits for the session.
+  private final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+      block()
+    }
+  }
+#endif
+
+/// The folders FoundationNetworking makes in the user's home whenever a session configuration is made,
+/// although mymap uses neither (it keeps tiles itself, and its sessions have no disk cache and no persistent
+/// cookies):
+///
+/// - `URLSessionConfiguration.default` (which `.ephemeral` starts from) reads `HTTPCookieStorage.shared`,
+///   whose first use makes `<application support>/<name of the executable's folder>` (on Linux
+///   `$XDG_DATA_HOME`, else `~/.local/share`; `debug`, `release`, `bin`, …) for a cookie file it writes only
+///   when a persistent cookie is set through it, and `URLCache.shared`, whose first use makes
+///   `<caches>/org.swift.foundation.URLCache/<program>` (`$XDG_CACHE_HOME`, else `~/.cache`);
+/// - `.ephemeral` also makes a URLCache of its own without a disk path, which makes that same folder again
+///   each time.
+///
+/// No configuration setting can prevent this (it happens while the configuration is made, before any
+/// setting can be changed), so the folders are removed again afterwards: each of them, and each parent made
+/// along with it, only when it did not exist before and is still empty.
+enum FoundationFolders {
+  private static let lock = NSLock()
+
+  /// Makes a session configuration with `make` and leaves no new, empty `foundationFolders()` behind.
+  static func leavingNoneBehind<T>(_ make: () -> T) -> T {
+    leavingNoneBehind(foundationFolders(), make)
+  }
+
+  /// Runs `make`, then removes each of `folders` and of their parents that did not exist before and is an
+  /// empty folder afterwards, deepest first. Runs one at a time, so that one caller cannot take another's
+  /// new folder for one that existed before.
+  static func leavingNoneBehind<T>(_ folders: [String], _ make: () -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    let missing = Set(folders.flatMap(missingFolders))
+    let result = make()
+    // A folder comes before its parents: its path is longer.
+    for folder in missing.sorted(by: { $0.count > $1.count }) {
+      // rmdir removes only an empty folder (not a file, nor a link to a folder).
+      _ = rmdir(folder)
+    }
+    return result
+  }
+
+  /// The folders FoundationNetworking makes, computed as it does.
+  static func foundationFolders() -> [String] {
+    let files = FileManager.default
+    var folders: [String] = []
+    if let support = files.urls(for: .applicationSupportDirectory, in: .userDomainMask).first {
+      var name = Bundle.main.bundlePath.components(separatedBy: "/").last ?? ""
+      if let dot = name.range(of: ".", options: .backwards) { name = String(name[..<dot.lowerBound]) }
+      folders.append(URL(fileURLWithPath: name, relativeTo: support).path)
+    }
+    if let caches = files.urls(for: .cachesDirectory, in: .userDomainMask).first {
+      let name = (Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName)
+        .replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "\\", with: "_")
+        .replacingOccurrences(of: ":", with: "_")
+      folders.append(
+        caches.appendingPathComponent("org.swift.foundation.URLCache", isDirectory: true)
+          .appendingPathComponent(name, isDirectory: true).path)
+    }
+    return folders
+  }
+
+  /// `path` and its parents, up to the first that exists, when `path` does not exist; else nothing.
+  private static func missingFolders(_ path: String) -> [String] {
+    var missing: [String] = []
+    var folder = URL(fileURLWithPath: path).standardizedFileURL
+    while folder.path != "/", !FileManager.default.fileExists(atPath: folder.path) {
+      missing.append(folder.path)
+      folder = folder.deletingLastPathComponent().standardizedFileURL
+    }
+    return missing
   }
 }

@@ -23,18 +23,23 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible, Cus
     case key(name: String, value: String)
   }
 
-  /// The template as given, which holds placeholders and never a key's value.
+  /// The template as given, with its scheme lowercased (`HTTPS://…` → `https://…`); it holds placeholders
+  /// and never a key's value.
   public let template: String
   /// The subdomains `{s}` cycles through.
   public let subdomains: [String]
   private let parts: [Part]
 
   /// Parses `template`, reading `{key:NAME}` values from `environment`. Throws `TileURLTemplateError`.
+  ///
+  /// The scheme may be written in any case; it is lowercased (URL schemes are case-insensitive, but
+  /// FoundationNetworking fails every request to `HTTP://…`), and the rest is kept as given.
   public init(_ template: String, environment: [String: String]) throws {
     let lowered = template.lowercased()
-    guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+    guard let scheme = ["http://", "https://"].first(where: { lowered.hasPrefix($0) }) else {
       throw TileURLTemplateError.notHTTP(template)
     }
+    let template = scheme + template.dropFirst(scheme.count)
     var parts: [Part] = []
     var subdomains = ["a", "b", "c"]
     var literal = ""

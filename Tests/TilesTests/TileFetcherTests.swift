@@ -1,8 +1,13 @@
 import Foundation
 import MapMath
 import TestSupport
-import Tiles
 import XCTest
+
+@testable import Tiles
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// Records the delays the fetcher asks to sleep for, without sleeping.
 private final class SleepRecorder: @unchecked Sendable {
@@ -38,10 +43,14 @@ final class TileFetcherTests: XCTestCase {
     server = nil
   }
 
-  private func fetcher(timeout: Double = 5, baseDelay: Double = 0.25, contact: String? = nil) -> TileFetcher {
+  private func fetcher(
+    timeout: Double = 5, baseDelay: Double = 0.25, contact: String? = nil,
+    maximumTileBytes: Int = TileFetchPolicy.defaultMaximumTileBytes
+  ) -> TileFetcher {
     let recorder = sleeps!
     let policy = TileFetchPolicy(
-      baseDelay: baseDelay, maximumRetryAfter: 30, timeout: timeout, sleep: { recorder.record($0) })
+      baseDelay: baseDelay, maximumRetryAfter: 30, timeout: timeout, maximumTileBytes: maximumTileBytes,
+      sleep: { recorder.record($0) })
     return TileFetcher(version: "9.8.7", contact: contact, policy: policy)
   }
 
@@ -455,6 +464,18 @@ final class TileFetcherTests: XCTestCase {
         .wrongSize(width: 1, height: 2, expected: 256), "wrong size", false,
         "the image is 1×2 pixels, expected 256×256"
       ),
+      (
+        .tooLarge(bytes: 629_284_925, limit: 4 << 20), "too large", false,
+        "the response is too large for a tile (600.1 MiB, the limit is 4 MiB)"
+      ),
+      (
+        .tooLarge(bytes: 2_000, limit: 1_536), "too large", false,
+        "the response is too large for a tile (2.0 KiB, the limit is 1.5 KiB)"
+      ),
+      (
+        .tooLarge(bytes: nil, limit: 100), "too large", false,
+        "the response is too large for a tile (over the 100 bytes limit)"
+      ),
     ]
     for (reason, kind, unreachable, text) in cases {
       let error = TileFetchError(tile: someTile, source: "S", reason: reason, attempts: 1)
@@ -486,10 +507,338 @@ final class TileFetcherTests: XCTestCase {
     XCTAssertEqual(policy.maximumAttempts, 3)
   }
 
+  func testTileSizeLimitIsFourMebibytesByDefaultAndAtLeastOneByte() {
+    XCTAssertEqual(TileFetchPolicy().maximumTileBytes, 4 * 1024 * 1024)
+    XCTAssertEqual(TileFetchPolicy.defaultMaximumTileBytes, 4_194_304)
+    XCTAssertEqual(TileFetchPolicy(maximumTileBytes: 0).maximumTileBytes, 1)
+    var policy = TileFetchPolicy()
+    policy.maximumTileBytes = -5
+    XCTAssertEqual(policy.maximumTileBytes, 1)
+  }
+
   func testTimeoutIsWholeSecondsOfAtLeastOne() {
     XCTAssertEqual(TileFetchPolicy(timeout: 0.4).timeout, 1)
     XCTAssertEqual(TileFetchPolicy(timeout: 2.2).timeout, 3)
     XCTAssertEqual(TileFetchPolicy(timeout: -1).timeout, 1)
     XCTAssertEqual(TileFetchPolicy().timeout, 15)
+  }
+
+  // MARK: Response size limit
+
+  /// The size of the server's 256×256 PNG (`/ok/`, and the start of every `/huge/` body).
+  private let pngBytes = 139_325
+
+  func testBodyWhoseContentLengthIsOverTheLimitIsRefusedAtOnce() async throws {
+    // 600 MiB of zeros after a valid PNG, announced by its Content-Length.
+    let error = await fetchError("huge", query: "mb=600")
+    XCTAssertEqual(error?.reason, .tooLarge(bytes: 600 * 1_048_576 + pngBytes, limit: 4_194_304))
+    XCTAssertEqual(
+      error?.description,
+      "cannot fetch tile \(someTile) from http://127.0.0.1:\(server.port)/huge/{z}/{x}/{y}.png?mb=600: "
+        + "the response is too large for a tile (600.1 MiB, the limit is 4 MiB)")
+    XCTAssertEqual(error?.summaryKind, "too large")
+    XCTAssertEqual(error?.isTransient, false)
+    XCTAssertEqual(error?.isHostUnreachable, false)
+    // Not retried.
+    XCTAssertEqual(error?.attempts, 1)
+    XCTAssertEqual(server.requestCount("huge"), 1)
+    XCTAssertEqual(sleeps.delays, [])
+    try await assertServerSawTheConnectionClosedEarly()
+  }
+
+  func testBodyWithoutContentLengthIsStoppedAtTheLimitAndNotKept() async throws {
+    // The same body with no Content-Length: only counting the bytes as they arrive can stop it. The peak
+    // memory of this process shows whether the body was read into memory (Linux only).
+    let measuresPeak = Self.resetPeakMemory()
+    let before = Self.memoryKilobytes("VmRSS")
+    let error = await fetchError("huge", query: "mb=600&length=0")
+    let peak = Self.memoryKilobytes("VmHWM")
+    XCTAssertEqual(error?.reason, .tooLarge(bytes: nil, limit: 4_194_304))
+    XCTAssertEqual(error?.summaryKind, "too large")
+    XCTAssertTrue(
+      error?.description.hasSuffix("the response is too large for a tile (over the 4 MiB limit)") ?? false)
+    XCTAssertEqual(error?.attempts, 1)
+    XCTAssertEqual(server.requestCount("huge"), 1)
+    XCTAssertEqual(measuresPeak, before != nil && peak != nil)
+    if measuresPeak, let before, let peak {
+      XCTAssertLessThan(peak - before, 150_000, "the peak memory grew by \(peak - before) kB")
+    }
+    try await assertServerSawTheConnectionClosedEarly()
+  }
+
+  func testTheLimitComesFromThePolicyAndABodyOfExactlyThatSizeIsAccepted() async throws {
+    let template = try server.template("ok")
+    // Content-Length just over the limit: refused.
+    do {
+      let result = try await fetcher(maximumTileBytes: pngBytes - 1).fetch(
+        someTile, from: template, expectedSize: 256)
+      XCTFail("expected an error, got \(result)")
+    } catch let error as TileFetchError {
+      XCTAssertEqual(error.reason, .tooLarge(bytes: pngBytes, limit: pngBytes - 1))
+    }
+    // The PNG alone without a Content-Length (the server closes the connection after it): stopped while
+    // arriving when one byte too many comes.
+    let unannounced = try server.template("huge", query: "mb=0&length=0")
+    do {
+      let result = try await fetcher(maximumTileBytes: pngBytes - 1).fetch(
+        someTile, from: unannounced, expectedSize: 256)
+      XCTFail("expected an error, got \(result)")
+    } catch let error as TileFetchError {
+      XCTAssertEqual(error.reason, .tooLarge(bytes: nil, limit: pngBytes - 1))
+    }
+    // Exactly at the limit, both ways: accepted.
+    for template in [template, unannounced] {
+      let result = try await fetcher(maximumTileBytes: pngBytes).fetch(
+        someTile, from: template, expectedSize: 256)
+      guard case .image(let data, let image, _) = result else { return XCTFail("got \(result)") }
+      XCTAssertEqual(data.count, pngBytes)
+      XCTAssertEqual(image.width, 256)
+    }
+    XCTAssertEqual(server.requestCount("ok"), 2)
+    XCTAssertEqual(server.requestCount("huge"), 2)
+  }
+
+  func testFailuresNeverReturnImageDataForHugeBodies() async {
+    for query in ["mb=20", "mb=20&length=0"] {
+      let error = await fetchError("huge", query: query)
+      guard case .tooLarge = error?.reason else {
+        return XCTFail("\(query): expected a body that is too large, got \(String(describing: error))")
+      }
+    }
+  }
+
+  /// Waits until the server has finished every `/huge/` response, then checks that it could not write any
+  /// of them to its end because the client closed the connection.
+  private func assertServerSawTheConnectionClosedEarly(file: StaticString = #filePath, line: UInt = #line)
+    async throws
+  {
+    let deadline = Date().addingTimeInterval(20)
+    var transfers = try serverTransfers()
+    while transfers.contains(where: { $0.state == "sending" }), Date() < deadline {
+      try await Task.sleep(nanoseconds: 50_000_000)
+      transfers = try serverTransfers()
+    }
+    XCTAssertFalse(transfers.isEmpty, "the server sent no /huge/ response", file: file, line: line)
+    for transfer in transfers {
+      XCTAssertEqual(transfer.state, "closed", "\(transfer)", file: file, line: line)
+      XCTAssertLessThan(transfer.sent, transfer.total, "\(transfer)", file: file, line: line)
+    }
+  }
+
+  /// The server's record of its `/huge/` responses (`GET /transfers/`), read over a plain socket so that
+  /// no URLSession is involved.
+  private func serverTransfers() throws -> [(path: String, sent: Int, total: Int, state: String)] {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw XCTSkip("cannot create a socket") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
+    guard connected else { throw XCTSkip("cannot connect to the local tile server") }
+    let request = Array("GET /transfers/x HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else {
+      throw XCTSkip("cannot send to the local tile server")
+    }
+    var response = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if count <= 0 { break }
+      response += buffer[0..<count]
+    }
+    let text = String(decoding: response, as: UTF8.self)
+    guard let headerEnd = text.range(of: "\r\n\r\n") else { return [] }
+    return text[headerEnd.upperBound...].split(separator: "\n").compactMap { line in
+      let fields = line.split(separator: "\t").map(String.init)
+      guard fields.count == 4, let sent = Int(fields[1]), let total = Int(fields[2]) else { return nil }
+      return (fields[0], sent, total, fields[3])
+    }
+  }
+
+  /// Resets this process's peak resident size (`VmHWM`), where Linux allows it.
+  private static func resetPeakMemory() -> Bool {
+    FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs")
+      && (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+  }
+
+  /// A `kB` field of `/proc/self/status` (`VmRSS`, `VmHWM`), nil where there is none.
+  private static func memoryKilobytes(_ field: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+      return Int(line.dropFirst(field.count + 1).split(whereSeparator: \.isWhitespace).first ?? "")
+    }
+    return nil
+  }
+
+  // MARK: Stopping (Ctrl-C)
+
+  func testFlippedSwitchStartsNoRetryAndNoWait() async throws {
+    let stop = FetchCancellation()
+    stop.cancel()
+    do {
+      let result = try await fetcher().fetch(
+        someTile, from: server.template("busy", query: "n=10&retry_after=0"), expectedSize: 256,
+        stopping: stop)
+      XCTFail("expected an error, got \(result)")
+    } catch let error as TileFetchError {
+      XCTAssertEqual(error.reason, .httpStatus(503, retryAfter: 0))
+      XCTAssertEqual(error.attempts, 1)
+    }
+    XCTAssertEqual(server.requestCount("busy"), 1)
+    XCTAssertEqual(sleeps.delays, [])
+  }
+
+  func testSwitchFlippedDuringARequestLetsItFinishThenStartsNoRetry() async throws {
+    // A request that succeeds...
+    let stop = FetchCancellation()
+    let flip = Task {
+      try await Task.sleep(nanoseconds: 300_000_000)
+      stop.cancel()
+    }
+    let result = try await fetcher().fetch(
+      someTile, from: server.template("slow", query: "delay=1"), expectedSize: 256, stopping: stop)
+    guard case .image = result else { return XCTFail("got \(result)") }
+    try await flip.value
+    XCTAssertTrue(stop.isCancelled)
+    // ...and one that times out: no wait and no second request follow.
+    let again = FetchCancellation()
+    let flipAgain = Task {
+      try await Task.sleep(nanoseconds: 300_000_000)
+      again.cancel()
+    }
+    do {
+      let result = try await fetcher(timeout: 1).fetch(
+        someTile, from: server.template("slow", query: "delay=3"), expectedSize: 256, stopping: again)
+      XCTFail("expected an error, got \(result)")
+    } catch let error as TileFetchError {
+      XCTAssertEqual(error.reason, .timedOut)
+      XCTAssertEqual(error.attempts, 1)
+    }
+    try await flipAgain.value
+    XCTAssertEqual(server.requestCount("slow"), 2)
+    XCTAssertEqual(sleeps.delays, [])
+  }
+
+  func testFlippingTheSwitchEndsAWaitWithinAQuarterSecond() async throws {
+    // The server asks for 20 s; the fetcher really sleeps, and the switch is flipped half a second in.
+    let stop = FetchCancellation()
+    let slices = SleepRecorder()
+    let policy = TileFetchPolicy(
+      baseDelay: 0.25, maximumRetryAfter: 30, timeout: 5,
+      sleep: {
+        slices.record($0)
+        try await TileFetchPolicy.realSleep($0)
+      })
+    let fetcher = TileFetcher(version: "9.8.7", policy: policy)
+    let flip = Task {
+      try await Task.sleep(nanoseconds: 500_000_000)
+      stop.cancel()
+      return Date()
+    }
+    let started = Date()
+    var ended = Date.distantFuture
+    do {
+      let result = try await fetcher.fetch(
+        someTile, from: server.template("limited", query: "n=5&retry_after=20"), expectedSize: 256,
+        stopping: stop)
+      XCTFail("expected an error, got \(result)")
+    } catch let error as TileFetchError {
+      ended = Date()
+      XCTAssertEqual(error.reason, .httpStatus(429, retryAfter: 20))
+      XCTAssertEqual(error.attempts, 1)
+    }
+    let flipped = try await flip.value
+    XCTAssertLessThan(ended.timeIntervalSince(flipped), 0.5, "the wait went on after the switch was flipped")
+    XCTAssertLessThan(ended.timeIntervalSince(started), 3)
+    XCTAssertEqual(server.requestCount("limited"), 1)
+    // Slept through `policy.sleep`, in slices of at most 0.25 s.
+    XCTAssertGreaterThan(slices.delays.count, 1)
+    XCTAssertTrue(slices.delays.allSatisfy { $0 > 0 && $0 <= 0.25 }, "\(slices.delays)")
+  }
+
+  func testWithAnUnflippedSwitchTheWaitIsAsLongInSlices() async throws {
+    let result = try await fetcher().fetch(
+      someTile, from: server.template("limited", query: "n=1&retry_after=1"), expectedSize: 256,
+      stopping: FetchCancellation())
+    guard case .image = result else { return XCTFail("got \(result)") }
+    XCTAssertEqual(server.requestCount("limited"), 2)
+    XCTAssertEqual(sleeps.delays, [0.25, 0.25, 0.25, 0.25])
+    // Back-off without Retry-After: 0.25 s, then 0.5 s.
+    sleeps = SleepRecorder()
+    do {
+      let result = try await fetcher(timeout: 1).fetch(
+        someTile, from: server.template("slow", query: "delay=3"), expectedSize: 256,
+        stopping: FetchCancellation())
+      XCTFail("expected an error, got \(result)")
+    } catch let error as TileFetchError {
+      XCTAssertEqual(error.reason, .timedOut)
+      XCTAssertEqual(error.attempts, 3)
+    }
+    XCTAssertEqual(sleeps.delays, [0.25, 0.25, 0.25])
+  }
+
+  // MARK: Schemes
+
+  func testUppercaseSchemeIsFetched() async throws {
+    let template = try TileURLTemplate("HTTP://127.0.0.1:\(server.port)/ok/{z}/{x}/{y}.png", environment: [:])
+    XCTAssertEqual(template.url(for: someTile), "http://127.0.0.1:\(server.port)/ok/3/5/2.png")
+    let result = try await fetcher().fetch(someTile, from: template, expectedSize: 256)
+    guard case .image(_, let image, _) = result else { return XCTFail("got \(result)") }
+    XCTAssertEqual(image.width, 256)
+    XCTAssertEqual(server.requestCount("ok"), 1)
+  }
+
+  // MARK: Folders FoundationNetworking makes
+
+  func testOnlyFoldersThatAreNewAndEmptyAreRemoved() throws {
+    let root = try TemporaryDirectory(prefix: "mymap-foundation-folders")
+    defer { root.remove() }
+    let files = FileManager.default
+    func path(_ name: String) -> String { root.url(name).path }
+    func exists(_ name: String) -> Bool { files.fileExists(atPath: path(name)) }
+    // Existed before and empty: kept. New with new parents: all removed. New but not empty: kept. A new
+    // folder inside a new parent that something else also filled: the folder goes, the parent stays.
+    try files.createDirectory(atPath: path("old/empty"), withIntermediateDirectories: true)
+    let folders = ["old/empty", "new/deeper/folder", "filled", "shared/folder"].map(path)
+    let made = FoundationFolders.leavingNoneBehind(folders) { () -> Int in
+      for name in ["old/empty", "new/deeper/folder", "filled", "shared/folder", "shared/other"] {
+        try? files.createDirectory(atPath: path(name), withIntermediateDirectories: true)
+      }
+      _ = files.createFile(atPath: path("filled/file"), contents: Data("x".utf8))
+      return 42
+    }
+    XCTAssertEqual(made, 42)
+    XCTAssertTrue(exists("old/empty"))
+    XCTAssertFalse(exists("new"))
+    XCTAssertTrue(exists("filled/file"))
+    XCTAssertFalse(exists("shared/folder"))
+    XCTAssertTrue(exists("shared/other"))
+    XCTAssertEqual(try files.contentsOfDirectory(atPath: root.path).sorted(), ["filled", "old", "shared"])
+  }
+
+  func testTheURLCacheFolderIsWhereFoundationMakesIt() throws {
+    // Each ephemeral configuration makes `<caches>/org.swift.foundation.URLCache/<program>`; the computed
+    // folder must be that one. (The cookie folder is made once per process, so CLITests check it with the
+    // real binary, in a sandboxed HOME.)
+    #if canImport(FoundationNetworking)
+      let folders = FoundationFolders.foundationFolders()
+      XCTAssertEqual(folders.count, 2)
+      let cacheFolder = try XCTUnwrap(folders.last)
+      XCTAssertTrue(cacheFolder.contains("/org.swift.foundation.URLCache/"), cacheFolder)
+      let existedBefore = FileManager.default.fileExists(atPath: cacheFolder)
+      var existedInside = false
+      FoundationFolders.leavingNoneBehind {
+        _ = URLSessionConfiguration.ephemeral
+        existedInside = FileManager.default.fileExists(atPath: cacheFolder)
+      }
+      XCTAssertTrue(existedInside, "FoundationNetworking did not make \(cacheFolder)")
+      XCTAssertEqual(FileManager.default.fileExists(atPath: cacheFolder), existedBefore)
+    #endif
   }
 }

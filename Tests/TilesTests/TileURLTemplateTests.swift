@@ -112,9 +112,41 @@ final class TileURLTemplateTests: XCTestCase {
     XCTAssertFalse(port.cacheName.contains("/"))
   }
 
+  func testUppercaseSchemeIsLowercasedAndTheRestKeptAsGiven() throws {
+    let upper = try template("HTTP://127.0.0.1:8080/tiles/{z}/{x}/{y}.png")
+    XCTAssertEqual(upper.url(for: tile(1, 0, 1)), "http://127.0.0.1:8080/tiles/1/0/1.png")
+    XCTAssertEqual(upper.template, "http://127.0.0.1:8080/tiles/{z}/{x}/{y}.png")
+    XCTAssertEqual(upper.redacted, "http://127.0.0.1:8080/tiles/{z}/{x}/{y}.png")
+    XCTAssertEqual(upper.cacheName, try template("http://127.0.0.1:8080/tiles/{z}/{x}/{y}.png").cacheName)
+    // Only the scheme changes: host, path and placeholders keep their case.
+    let mixed = try template(
+      "HtTpS://me:Secret@Tiles.Example.ORG/{z}/{x}/{y}.PNG?key={key:TILE_KEY}",
+      environment: ["TILE_KEY": secret])
+    XCTAssertEqual(
+      mixed.url(for: tile(2, 1, 3)), "https://me:Secret@Tiles.Example.ORG/2/1/3.PNG?key=\(secret)")
+    XCTAssertEqual(mixed.redacted, "https://me:***@Tiles.Example.ORG/{z}/{x}/{y}.PNG?key={key:TILE_KEY}")
+    XCTAssertEqual(mixed.host, "tiles.example.org")
+    XCTAssertEqual(String(describing: mixed), mixed.redacted)
+  }
+
+  func testCacheNamesOfLowercaseTemplatesAreUnchanged() throws {
+    // Pinned values: the folders of existing caches must keep their names.
+    XCTAssertEqual(
+      try template("https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png").cacheName,
+      "tile.openstreetmap.org-cd175ff1")
+    XCTAssertEqual(
+      try template("http://127.0.0.1:8080/tiles/{z}/{x}/{y}.png").cacheName, "127.0.0.1_8080-e8a4be17")
+    XCTAssertEqual(
+      try template("https://Tiles.Example.ORG/{z}/{x}/{y}.PNG").cacheName, "tiles.example.org-9e186df1")
+    XCTAssertEqual(
+      try template("HTTPS://Tiles.Example.ORG/{z}/{x}/{y}.PNG").cacheName, "tiles.example.org-9e186df1")
+  }
+
   func testErrors() {
     assertError("tile.example.org/{z}/{x}/{y}.png", .notHTTP("tile.example.org/{z}/{x}/{y}.png"))
     assertError("file:///tiles/{z}/{x}/{y}.png", .notHTTP("file:///tiles/{z}/{x}/{y}.png"))
+    assertError("FTP://tiles/{z}/{x}/{y}.png", .notHTTP("FTP://tiles/{z}/{x}/{y}.png"))
+    assertError("HTTP:/tiles/{z}/{x}/{y}.png", .notHTTP("HTTP:/tiles/{z}/{x}/{y}.png"))
     assertError("https://t.example.org/{x}/{y}.png", .missingPlaceholder("{z}"))
     assertError("https://t.example.org/{z}/{y}.png", .missingPlaceholder("{x}"))
     assertError("https://t.example.org/{z}/{x}.png", .missingPlaceholder("{y} or {-y}"))

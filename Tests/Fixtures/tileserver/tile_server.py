@@ -29,6 +29,17 @@ The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignore
   /changed/...    200 with ETag "v2" and Cache-Control max-age=600, whatever If-None-Match says
   /notmodified/.. 304 (no body) to every request, conditional or not
   /retina/...     200, a 512x512 PNG when the path contains "@2x", else a 256x256 PNG
+  /huge/...       200, image/png: the valid 256x256 PNG followed by `mb` megabytes (MiB) of zeros
+                  (?mb=600, the default; fractions allowed), written in 64 KiB chunks with a
+                  Content-Length for the whole body; ?length=0 omits Content-Length and closes the
+                  connection at the end of the body instead
+  /transfers/...  200, text/plain: one line per /huge/ response so far, oldest first,
+                  "PATH<TAB>BYTES-SENT<TAB>BYTES-IN-BODY<TAB>STATE" (PATH without the query; BYTES-SENT
+                  counts what was written to the socket so far), where
+                  STATE is "sending" while the body is being written, "complete" when all of it was
+                  written and "closed" when the client closed the connection before the end (so a
+                  client that stops reading a body shows up as "closed" with BYTES-SENT smaller than
+                  BYTES-IN-BODY); this request is logged like any other
 """
 
 import struct
@@ -72,6 +83,7 @@ PNG_512 = make_png(512)
 LAST_MODIFIED = "Wed, 21 Oct 2015 07:28:00 GMT"
 LOCK = threading.Lock()
 COUNTS = {}
+TRANSFERS = []  # [path, bytes sent, bytes in the body, state] of each /huge/ response, under LOCK
 LOG_PATH = None
 
 
@@ -95,6 +107,43 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
+
+    def send_huge(self, path, megabytes, with_length):
+        """The PNG then `megabytes` MiB of zeros, in chunks, recording in TRANSFERS how far it got."""
+        zeros = max(0, int(megabytes * 1024 * 1024))
+        total = len(PNG_256) + zeros
+        entry = [path, 0, total, "sending"]
+        with LOCK:
+            TRANSFERS.append(entry)
+        self.send_response_only(200)
+        self.send_header("Server", self.version_string())
+        self.send_header("Date", self.date_time_string())
+        self.send_header("Content-Type", "image/png")
+        if with_length:
+            self.send_header("Content-Length", str(total))
+        else:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        chunk = memoryview(bytes(64 * 1024))
+        state = "complete"
+        try:
+            self.wfile.write(PNG_256)
+            with LOCK:
+                entry[1] += len(PNG_256)
+            remaining = zeros
+            while remaining > 0:
+                count = min(len(chunk), remaining)
+                self.wfile.write(chunk[:count])
+                remaining -= count
+                with LOCK:
+                    entry[1] += count
+            self.wfile.flush()
+        except OSError:
+            state = "closed"
+            self.close_connection = True
+        with LOCK:
+            entry[3] = state
 
     def send_not_modified(self, extra=None):
         """A 304: headers only, no body and no Content-Length."""
@@ -190,6 +239,12 @@ class Handler(BaseHTTPRequestHandler):
             self.send_not_modified({"ETag": '"v1"'})
         elif kind == "retina":
             self.send_body(200, PNG_512 if "@2x" in path else PNG_256, "image/png")
+        elif kind == "huge":
+            self.send_huge(path, float(query.get("mb", "600")), query.get("length") != "0")
+        elif kind == "transfers":
+            with LOCK:
+                lines = "".join("%s\t%d\t%d\t%s\n" % tuple(entry) for entry in TRANSFERS)
+            self.send_body(200, lines.encode("utf-8"), "text/plain; charset=utf-8")
         else:
             self.send_body(400, b"unknown behaviour\n", "text/plain")
 
