@@ -54,17 +54,26 @@ public struct TileRange: Hashable, Sendable {
 
 extension TileRange {
   /// The tiles of `zoom` that cover a latitude/longitude box, across 180° when the box crosses it
-  /// (`west > east`). Latitudes beyond Web Mercator's reach are clamped.
-  public init(zoom: Int, covering box: GeoBox) {
-    let northWest = WebMercator.project(Coordinate(latitude: box.north, longitude: box.west))
+  /// (`west > east`), grown by `margin` pixels (of 256-pixel tiles) on every side. Latitudes beyond Web
+  /// Mercator's reach are clamped.
+  public init(zoom: Int, covering box: GeoBox, margin: PixelSize = PixelSize(width: 0, height: 0)) {
+    var northWest = WebMercator.project(Coordinate(latitude: box.north, longitude: box.west))
     var southEast = WebMercator.project(Coordinate(latitude: box.south, longitude: box.east))
-    let wholeWorld = box.west <= -180 && box.east >= 180
-    if wholeWorld {
-      self.init(zoom: zoom, covering: WorldPoint(x: 0, y: northWest.y), WorldPoint(x: 1, y: southEast.y))
-      return
+    if box.west <= -180 && box.east >= 180 {
+      northWest.x = 0
+      southEast.x = 1
+    } else if box.west > box.east || southEast.x < northWest.x {
+      southEast.x += 1
     }
-    if box.west > box.east || southEast.x < northWest.x { southEast.x += 1 }
-    self.init(zoom: zoom, covering: northWest, southEast)
+    let worldPixels = 256 * Double(1 << zoom)
+    let dx = margin.width / worldPixels
+    let dy = margin.height / worldPixels
+    // Wider than the world: every column once (TileRange.tileCount counts them once anyway).
+    let west = southEast.x - northWest.x + 2 * dx >= 1 ? 0 : northWest.x - dx
+    let east = southEast.x - northWest.x + 2 * dx >= 1 ? 1 : southEast.x + dx
+    self.init(
+      zoom: zoom, covering: WorldPoint(x: west, y: max(0, northWest.y - dy)),
+      WorldPoint(x: east, y: min(1, southEast.y + dy)))
   }
 
   /// How many distinct tiles the range holds, counted without listing them (a range wider than the world
@@ -76,14 +85,18 @@ extension TileRange {
 public struct TileCoverage: Hashable, Sendable {
   public let box: GeoBox
   public let zooms: ClosedRange<Int>
+  /// Pixels added around the box at every zoom (a map of size W×H centred inside the box shows W/2 and
+  /// H/2 beyond it).
+  public let margin: PixelSize
 
-  public init(box: GeoBox, zooms: ClosedRange<Int>) {
+  public init(box: GeoBox, zooms: ClosedRange<Int>, margin: PixelSize = PixelSize(width: 0, height: 0)) {
     self.box = box
     self.zooms = zooms
+    self.margin = margin
   }
 
   /// The ranges, one per zoom.
-  public var ranges: [TileRange] { zooms.map { TileRange(zoom: $0, covering: box) } }
+  public var ranges: [TileRange] { zooms.map { TileRange(zoom: $0, covering: box, margin: margin) } }
 
   /// How many tiles, counted without listing them (so a huge request can be refused cheaply).
   public var tileCount: Int { ranges.reduce(0) { $0 + $1.tileCount } }

@@ -114,6 +114,36 @@ public final class RemoteTileSource: PreparedTileSource, @unchecked Sendable {
   }
 }
 
+/// A tile server's cache read as it is, never written and never fetched into (render --offline, which
+/// may run where the cache is read-only). It shows the same zooms, tile size and name as the
+/// `RemoteTileSource` that filled it, so a map drawn offline is the map drawn online.
+public struct CachedServerTiles: TileSource {
+  public let cache: any TileSource
+  public let template: TileURLTemplate
+  public let attribution: String?
+  public let tileSize: Int
+  public let zoomRange: ClosedRange<Int>
+  private let path: String
+
+  /// Opens the cache at `path` read-only; throws `TileSourceError` when it is missing or unreadable.
+  public init(
+    path: String, template: TileURLTemplate, attribution: String?, retina: Bool = false,
+    zoomRange: ClosedRange<Int> = 0...19
+  ) throws {
+    cache = try openTileSource(at: path)
+    self.path = path
+    self.template = template
+    self.attribution = attribution ?? cache.attribution
+    tileSize = retina ? 512 : 256
+    self.zoomRange = zoomRange
+  }
+
+  public var description: String { template.redacted }
+  public var cacheIdentity: String { "remote:" + path }
+
+  public func tileData(_ id: TileID) throws -> Data? { try cache.tileData(id) }
+}
+
 /// The attribution well-known tile servers require, found from a template's host; nil for others.
 public func knownAttribution(for template: TileURLTemplate) -> String? {
   let host = template.host

@@ -108,6 +108,8 @@ public struct TileDownloadReport: Sendable, Equatable {
   public init() {}
 
   /// `12 of 40 tiles could not be fetched: 10 × HTTP 503, 2 × not an image`, or nil when none failed.
+  /// When the server could not be reached or asked mymap to back off, the later tiles were not asked for:
+  /// the line says so and shows the first such error, which names the server and the reason.
   public var failureSummary: String? {
     guard !failures.isEmpty else { return nil }
     var counts: [String: Int] = [:]
@@ -118,13 +120,18 @@ public struct TileDownloadReport: Sendable, Equatable {
     if failedWithCachedCopy > 0 {
       text += " (older cached copies are used for \(failedWithCachedCopy) of them)"
     }
+    let notAsked = failures.filter { $0.attempts == 0 }.count
+    if notAsked > 0, let first = failures.first(where: { $0.attempts > 0 && TileDownload.stopsHost($0) }) {
+      text += "; \(notAsked) of them were not asked for after: \(first)"
+    }
     return text
   }
 }
 
 /// Fills a tile cache from a tile server: asks only for the tiles the cache lacks or holds stale, a few at
 /// a time, stores each one atomically once it has been checked to be an image of the right size, and
-/// stops trying a host that cannot be reached at all.
+/// stops asking a host that cannot be reached or that asks it to back off (HTTP 429 or 503 even after
+/// the fetcher's retries, or a `Retry-After` longer than it waits).
 public struct TileDownload: Sendable {
   public let template: TileURLTemplate
   public let fetcher: TileFetcher
@@ -182,7 +189,7 @@ public struct TileDownload: Sendable {
     progress: (@Sendable (TileDownloadProgress) -> Void)? = nil
   ) async throws(TileDownloadError) -> TileDownloadReport {
     let start = DispatchTime.now().uptimeNanoseconds
-    let unreachable = UnreachableServer()
+    let stoppedHosts = StoppedHosts()
     var report = TileDownloadReport()
     report.requested = pending.count
     var cacheFailure: String?
@@ -199,7 +206,9 @@ public struct TileDownload: Sendable {
         }
         let index = next
         next += 1
-        group.addTask { (index, await self.fetch(pending[index], unreachable: unreachable)) }
+        group.addTask {
+          (index, await self.fetch(pending[index], stoppedHosts: stoppedHosts, stopping: stopping))
+        }
       }
       for _ in 0..<min(concurrency, pending.count) { startNext() }
       while let (index, outcome) = await group.next() {
@@ -243,6 +252,15 @@ public struct TileDownload: Sendable {
     return report
   }
 
+  /// Whether a failure means the host should not be asked for more tiles in this download: it cannot be
+  /// reached, or it still says "too many requests" / "busy" after the retries (the usage policies ask
+  /// clients to back off then, not to try the next tile).
+  static func stopsHost(_ error: TileFetchError) -> Bool {
+    if error.isHostUnreachable { return true }
+    if case .httpStatus(let status, _) = error.reason { return status == 429 || status == 503 }
+    return false
+  }
+
   /// What became of one tile.
   private enum TileOutcome: Sendable {
     case stored(bytes: Int)
@@ -253,11 +271,13 @@ public struct TileDownload: Sendable {
     case cacheFailed(String)
   }
 
-  private func fetch(_ pending: PendingTile, unreachable: UnreachableServer) async -> TileOutcome {
+  private func fetch(_ pending: PendingTile, stoppedHosts: StoppedHosts, stopping: FetchCancellation?)
+    async -> TileOutcome
+  {
     // `{s}` spreads tiles over several hosts; one that could not be reached a moment ago is not asked
     // again for every tile.
     let host = URL(string: template.url(for: pending.tile, retina: retina))?.host ?? ""
-    if let known = unreachable.error(for: host) {
+    if let known = stoppedHosts.error(for: host) {
       return .failed(
         TileFetchError(tile: pending.tile, source: known.source, reason: known.reason, attempts: 0))
     }
@@ -265,9 +285,9 @@ public struct TileDownload: Sendable {
     do {
       fetched = try await fetcher.fetch(
         pending.tile, from: template, expectedSize: tileSize, retina: retina, revalidating: pending.cached,
-        now: now)
+        now: now, stopping: stopping)
     } catch let error as TileFetchError {
-      if error.isHostUnreachable { unreachable.record(error, for: host) }
+      if Self.stopsHost(error) { stoppedHosts.record(error, for: host) }
       return .failed(error)
     } catch {
       return .cancelled
@@ -289,10 +309,10 @@ public struct TileDownload: Sendable {
   }
 }
 
-/// The first "cannot reach the host" failure of each host in a download, shared by its tasks.
+/// The first failure of each host that stops the download from asking it again, shared by the tasks.
 ///
 /// `@unchecked Sendable`: `failures` is touched only while `lock` is held.
-private final class UnreachableServer: @unchecked Sendable {
+private final class StoppedHosts: @unchecked Sendable {
   private let lock = NSLock()
   private var failures: [String: TileFetchError] = [:]
 

@@ -7,13 +7,18 @@ import Tiles
 /// temporary file and renamed, and SQLite keeps its own journal).
 enum Interrupts {
   /// Routes Ctrl-C to `cancellation` until the returned source is cancelled.
-  static func forward(to cancellation: FetchCancellation, quiet: Bool) -> DispatchSourceSignal {
+  static func forward(to cancellation: FetchCancellation, quiet: Bool, progress: ProgressLine?)
+    -> DispatchSourceSignal
+  {
     signal(SIGINT, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     let presses = Counter()
     source.setEventHandler {
       if presses.increment() == 1 {
-        if !quiet { Console.note("stopping after the tiles in flight (Ctrl-C again to quit at once)") }
+        if !quiet {
+          progress?.finish()
+          Console.note("stopping after the tiles in flight (Ctrl-C again to quit at once)")
+        }
         cancellation.cancel()
       } else {
         signal(SIGINT, SIG_DFL)

@@ -73,7 +73,7 @@ enum RenderCommand {
 
     let result: RenderResult
     do {
-      result = try render(request)
+      result = try render(request, quiet: quiet, progress: progress)
       progress?.finish()
     } catch {
       switch error {
@@ -158,11 +158,12 @@ enum RenderCommand {
     return request
   }
 
-  /// Tiles from a tile server through the tile cache: fetched as the map needs them (none with --offline).
+  /// Tiles from a tile server through the tile cache: fetched as the map needs them; with --offline only
+  /// read from the cache, which may then be read-only.
   private static func remoteSource(
     _ text: String, arguments: ParsedArguments, scale: Double, style: Style, progress: ProgressLine?,
     warnings: inout [String]
-  ) throws(CLIError) -> RemoteTileSource {
+  ) throws(CLIError) -> any TileSource {
     let template = try TileServerAccess.template(text)
     let maximumTiles = try TileServerAccess.maximumTiles(arguments)
     let retina = scale >= 2 && template.hasRetinaPlaceholder
@@ -170,24 +171,42 @@ enum RenderCommand {
     // from an earlier 'tiles fetch --attribution'.
     let given =
       arguments.string("attribution") ?? style.basemap.attribution ?? knownAttribution(for: template)
+    let path = TileServerAccess.defaultCache(for: template, retina: retina)
+    if arguments.flag("offline") {
+      guard FileManager.default.fileExists(atPath: path) else {
+        throw .incomplete(
+          "no tiles of \(template.redacted) are cached yet (\(path)); render once without --offline or run"
+            + " 'mymap tiles fetch' first; nothing was written")
+      }
+      let cached: CachedServerTiles
+      do {
+        cached = try CachedServerTiles(path: path, template: template, attribution: given, retina: retina)
+      } catch {
+        throw .badInput("\(error)")
+      }
+      if cached.attribution == nil { warnings.append(TileServerAccess.noAttributionWarning(template)) }
+      return cached
+    }
     let cache = try TileServerAccess.openCache(
-      at: TileServerAccess.defaultCache(for: template, retina: retina),
+      at: path,
       for: TileCacheDescription(source: template.redacted, attribution: given, tileSize: retina ? 512 : 256))
     let attribution = given ?? (try? cache.tileSource())?.attribution
     if attribution == nil { warnings.append(TileServerAccess.noAttributionWarning(template)) }
     let source = RemoteTileSource(
       template: template, cache: cache, fetcher: TileServerAccess.fetcher(arguments),
       attribution: attribution, retina: retina)
-    source.offline = arguments.flag("offline")
     source.maximumTiles = maximumTiles
     if let progress { source.progress = { progress.update($0) } }
     return source
   }
 
   /// Runs the render; while tiles are fetched, Ctrl-C stops the download cleanly.
-  private static func render(_ request: RenderRequest) throws(RenderError) -> RenderResult {
+  private static func render(_ request: RenderRequest, quiet: Bool, progress: ProgressLine?)
+    throws(RenderError)
+    -> RenderResult
+  {
     guard let remote = request.tiles as? RemoteTileSource else { return try Snapshotter.render(request) }
-    let interrupts = Interrupts.forward(to: remote.cancellation, quiet: false)
+    let interrupts = Interrupts.forward(to: remote.cancellation, quiet: quiet, progress: progress)
     defer { Interrupts.restore(interrupts) }
     return try Snapshotter.render(request)
   }

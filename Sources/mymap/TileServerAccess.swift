@@ -52,7 +52,7 @@ enum TileServerAccess {
 
   static func maximumTiles(_ arguments: ParsedArguments) throws(CLIError) -> Int {
     do {
-      return try arguments.value("max-tiles", as: positiveInteger) ?? defaultMaximumTiles
+      return try arguments.value("max-tiles", as: tileLimit) ?? defaultMaximumTiles
     } catch {
       throw .usage("\(error)")
     }
@@ -85,12 +85,15 @@ enum TileServerAccess {
     switch error {
     case .tooManyTiles: return .usage(error.description)
     case .interrupted: return .interrupted(error.description)
-    case .cache: return .failure(error.description)
+    case .cache: return .badInput(error.description)
     }
   }
 
-  private static func positiveInteger(_ text: String) throws -> Int {
-    guard let number = Int(text), number >= 1 else { throw InvalidValue("expected a whole number from 1") }
+  /// 1 to 1,000,000: more than a million tiles in one command is not a map, it is a mirror.
+  private static func tileLimit(_ text: String) throws -> Int {
+    guard let number = Int(text), (1...1_000_000).contains(number) else {
+      throw InvalidValue("expected a whole number from 1 to 1000000")
+    }
     return number
   }
 }

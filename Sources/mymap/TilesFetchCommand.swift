@@ -43,6 +43,11 @@ enum TilesFetchCommand {
         "to", valueName: "DIR|FILE.mbtiles",
         help: "The cache to fill: a tile folder or an MBTiles file (default: a folder for this server under"
           + " $XDG_CACHE_HOME/mymap/tiles, else ~/.cache/mymap/tiles)."),
+      .value(
+        "size", valueName: "WxH",
+        help:
+          "With --locations or the store: the size of the maps to render, in points; every zoom covers such"
+          + " a map centred anywhere on the places.", default: "800x600"),
       .flag("retina", help: "Fetch @2x (512-pixel) tiles, for templates with {r}."),
       .flag("dry-run", help: "Say how many tiles would be fetched, and fetch nothing."),
       .flag("quiet", short: "q", help: "Print nothing but errors (no progress line)."),
@@ -62,11 +67,22 @@ enum TilesFetchCommand {
     if retina && !template.hasRetinaPlaceholder {
       throw .usage("--retina needs a template with {r} (where the server wants @2x)")
     }
-    let box = try area(arguments, quiet: quiet)
-    let coverage = TileCoverage(box: box, zooms: zooms)
+    let (box, aroundPlaces) = try area(arguments, quiet: quiet)
+    let size: PixelSize
+    do {
+      size = try arguments.value("size", as: ValueParsers.size)!
+    } catch {
+      throw .usage("\(error)")
+    }
+    // A render centres its map on the places' region (shifted a little to fit the callouts): half a map and
+    // a bit more on every side holds whatever it shows.
+    let margin =
+      aroundPlaces
+      ? PixelSize(width: size.width / 2 + 64, height: size.height / 2 + 64) : PixelSize(width: 0, height: 0)
+    let coverage = TileCoverage(box: box, zooms: zooms, margin: margin)
     // Counted before anything is listed or opened: a whole-world request at zoom 18 is 68 billion tiles.
     let planned = coverage.tileCount
-    if planned > max(maximumTiles * 100, 1_000_000) {
+    if planned > max(maximumTiles * 4, 10_000) {
       throw TileServerAccess.map(.tooManyTiles(needed: planned, limit: maximumTiles))
     }
     let tileSize = retina ? 512 : 256
@@ -138,7 +154,7 @@ enum TilesFetchCommand {
     let progress = ProgressLine(quiet: quiet)
     defer { progress?.finish() }
     let cancellation = FetchCancellation()
-    let interrupts = Interrupts.forward(to: cancellation, quiet: quiet)
+    let interrupts = Interrupts.forward(to: cancellation, quiet: quiet, progress: progress)
     defer { Interrupts.restore(interrupts) }
     var onProgress: (@Sendable (TileDownloadProgress) -> Void)?
     if let progress { onProgress = { progress.update($0) } }
@@ -155,14 +171,14 @@ enum TilesFetchCommand {
     }
   }
 
-  /// The box of --bbox, or of the places of --locations or the store.
-  private static func area(_ arguments: ParsedArguments, quiet: Bool) throws(CLIError) -> GeoBox {
+  /// The box of --bbox, or of the places of --locations or the store (then `true`).
+  private static func area(_ arguments: ParsedArguments, quiet: Bool) throws(CLIError) -> (GeoBox, Bool) {
     let given = ["bbox", "locations"].filter { arguments.isGiven($0) }
     if given.count > 1 || (!given.isEmpty && arguments.isGiven("store")) {
       throw .usage("give only one of --bbox, --locations and --store")
     }
     do {
-      if let box = try arguments.value("bbox", as: box) { return box }
+      if let box = try arguments.value("bbox", as: box) { return (box, false) }
     } catch {
       throw .usage("\(error)")
     }
@@ -190,7 +206,7 @@ enum TilesFetchCommand {
     guard let region = Region.forAnnotations(places.map(\.coordinate), user: user) else {
       throw .usage("no places to fetch tiles for (none given, stored or matching the filters); use --bbox")
     }
-    return region.box
+    return (region.box, true)
   }
 
   /// `10-14` or `12`, within 0…22.

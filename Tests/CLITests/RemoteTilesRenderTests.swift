@@ -71,7 +71,8 @@ final class RemoteTilesRenderTests: XCTestCase {
     XCTAssertEqual(metadata["source"] as? String, url)
     XCTAssertEqual(metadata["attribution"] as? String, "© Test Tiles")
 
-    // Offline, from the cache: the same bytes, and not one request.
+    // Offline, from the cache: the same bytes, not one request, and not one byte written to the cache.
+    let cached = try FetchTesting.contents(of: folder)
     let offline = try sandbox.run(
       try renderArguments(
         sandbox, tiles: url, out: "offline.png", attribution + ["--offline", "--layout-json", "offline.json"])
@@ -81,6 +82,7 @@ final class RemoteTilesRenderTests: XCTestCase {
     XCTAssertEqual(server.requests().count, requests.count, "--offline sends no request")
     XCTAssertEqual(sandbox.contents(of: "offline.png"), sandbox.contents(of: "online.png"))
     XCTAssertEqual(sandbox.contents(of: "offline.json"), sandbox.contents(of: "online.json"))
+    XCTAssertEqual(try FetchTesting.contents(of: folder), cached, "--offline writes nothing to the cache")
 
     // Online again: every tile is fresh, so nothing is asked for either.
     let again = try sandbox.run(try renderArguments(sandbox, tiles: url, out: "again.png", attribution))
@@ -112,6 +114,23 @@ final class RemoteTilesRenderTests: XCTestCase {
     XCTAssertEqual(credited.stderr, "")
     XCTAssertNotEqual(
       sandbox.contents(of: "credited.png"), sandbox.contents(of: "map.png"), "the attribution is drawn")
+    let folder = try FetchTesting.defaultCache(sandbox, server)
+    XCTAssertEqual(try FetchTesting.metadata(in: folder)["attribution"] as? String, "© Test Tiles")
+
+    // Offline without --attribution: the cache's attribution, drawn without a warning.
+    let cached = try FetchTesting.contents(of: folder)
+    let offline = try sandbox.run(try renderArguments(sandbox, tiles: url, out: "offline.png", ["--offline"]))
+    assertSucceeded(offline)
+    XCTAssertEqual(offline.stderr, "", "the cache names the attribution")
+    XCTAssertEqual(sandbox.contents(of: "offline.png"), sandbox.contents(of: "credited.png"))
+    // An --attribution given offline is drawn, but not written to the cache's metadata.
+    let other = try sandbox.run(
+      try renderArguments(sandbox, tiles: url, out: "other.png", ["--offline", "--attribution", "© Other"]))
+    assertSucceeded(other)
+    XCTAssertEqual(other.stderr, "")
+    XCTAssertNotEqual(sandbox.contents(of: "other.png"), sandbox.contents(of: "credited.png"))
+    XCTAssertEqual(try FetchTesting.contents(of: folder), cached, "--offline writes nothing to the cache")
+    XCTAssertEqual(server.requestCount("ok"), Set(server.requests().map(\.path)).count, "each tile once")
   }
 
   func testAKnownServersAttributionIsDrawnWithoutAWarning() throws {
@@ -150,10 +169,12 @@ final class RemoteTilesRenderTests: XCTestCase {
         atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
       try FileManager.default.copyItem(atPath: localCache + "/" + name, toPath: target)
     }
-    if !FileManager.default.fileExists(atPath: osmCache + "/metadata.json") {
-      try Data(#"{"generator": "mymap", "source": "\#(osm)", "tileSize": 256}"#.utf8).write(
-        to: URL(fileURLWithPath: osmCache + "/metadata.json"))
-    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: osmCache + "/metadata.json"))
+    try Data(#"{"generator": "mymap", "source": "\#(osm)", "tileSize": 256}"#.utf8).write(
+      to: URL(fileURLWithPath: osmCache + "/metadata.json"))
+    let cached = try FetchTesting.contents(of: osmCache)
+    XCTAssertEqual(
+      cached.keys.sorted(), (try FetchTesting.tileFiles(in: localCache) + ["metadata.json"]).sorted())
     let known = try sandbox.run(
       try renderArguments(sandbox, tiles: osm, out: "osm.png", ["--offline", "--layout-json", "osm.json"]),
       environment: noNetwork)
@@ -163,7 +184,9 @@ final class RemoteTilesRenderTests: XCTestCase {
     let layout = try Layout(try XCTUnwrap(sandbox.contents(of: "osm.json")))
     XCTAssertEqual(layout.tiles["source"] as? String, osm)
     XCTAssertEqual(number(layout.tiles["missing"]), 0)
-    XCTAssertEqual(try FetchTesting.metadata(in: osmCache)["attribution"] as? String, credit)
+    // The credit is drawn, but an offline render writes nothing to the cache, not even its metadata.
+    XCTAssertEqual(try FetchTesting.contents(of: osmCache), cached)
+    XCTAssertNil(try FetchTesting.metadata(in: osmCache)["attribution"])
   }
 
   func testOfflineWithAnEmptyCacheFailsAndWritesNothing() throws {
@@ -171,19 +194,49 @@ final class RemoteTilesRenderTests: XCTestCase {
     defer { server.stop() }
     let sandbox = try Sandbox()
     let url = FetchTesting.url(server, "ok")
-    let result = try sandbox.run(
-      try renderArguments(
-        sandbox, tiles: url, out: "map.png", ["--offline", "--attribution", "T", "--layout-json", "map.json"])
-    )
-    assertFailed(
-      result, status: 4, prefix: "",
-      containing: ["tiles are missing from \(url)", "nothing was written (--offline)"])
-    XCTAssertNotNil(
-      result.stderr.range(
-        of: #"^mymap: error: (\d+) of \1 tiles are missing from "#, options: .regularExpression),
-      result.stderr)
+    let offline = try renderArguments(
+      sandbox, tiles: url, out: "map.png", ["--offline", "--attribution", "T", "--layout-json", "map.json"])
+    let root = sandbox.home.appendingPathComponent("cache/mymap/tiles").path
+
+    // No cache for the server at all: said so, and nothing is made, not even the cache folder.
+    let none = try sandbox.run(offline)
+    XCTAssertEqual(none.status, 4, none.transcript)
+    XCTAssertEqual(none.stdoutText, "")
     XCTAssertEqual(try sandbox.files(), ["california.json"])
-    XCTAssertEqual(server.requests().count, 0, "--offline sends no request")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: root), "--offline makes no cache")
+
+    // A cache of the server without the map's tiles (it holds zoom 0 only): every tile is missing.
+    assertSucceeded(
+      try sandbox.run(
+        [
+          "tiles", "fetch", "--url", url, "--bbox", "-10,-10,10,10", "--zoom", "0", "--attribution", "T",
+          "-q",
+        ]))
+    // The message named the folder the fetch has now made.
+    let folder = try FetchTesting.defaultCache(sandbox, server)
+    XCTAssertEqual(
+      none.stderr,
+      "mymap: error: no tiles of \(url) are cached yet (\(folder)); render once without --offline or run"
+        + " 'mymap tiles fetch' first; nothing was written\n")
+    let cached = try FetchTesting.contents(of: folder)
+    XCTAssertEqual(server.requests().map(\.path), ["/ok/0/0/0.png"])
+    let missing = try sandbox.run(offline)
+    XCTAssertEqual(missing.status, 4, missing.transcript)
+    XCTAssertEqual(missing.stdoutText, "")
+    XCTAssertEqual(try sandbox.files(), ["california.json"])
+    XCTAssertEqual(try FetchTesting.contents(of: folder), cached, "--offline writes nothing to the cache")
+    XCTAssertEqual(server.requests().count, 1, "--offline sends no request")
+
+    // As many as the map needs, which a render that may fetch tells.
+    let online = try sandbox.run(
+      try renderArguments(
+        sandbox, tiles: url, out: "online.png", ["--attribution", "T", "--layout-json", "-"]))
+    assertSucceeded(online)
+    let needed = try XCTUnwrap(number(try Layout(online.stdout).tiles["needed"]).map(Int.init))
+    XCTAssertGreaterThan(needed, 1)
+    XCTAssertEqual(
+      missing.stderr,
+      "mymap: error: \(needed) of \(needed) tiles are missing from \(url); nothing was written (--offline)\n")
   }
 
   func testAFailingServerGivesPlaceholdersAndOneWarning() throws {
@@ -217,17 +270,19 @@ final class RemoteTilesRenderTests: XCTestCase {
   func testMoreTilesThanMaxTilesAreRefused() throws {
     let server = try LocalTileServer()
     defer { server.stop() }
-    let sandbox = try Sandbox()
     let url = FetchTesting.url(server, "ok")
-    let probe = try sandbox.run(
+    // How many tiles the map needs, from a render that may fetch them all (in a sandbox of its own, so that
+    // the cache below is empty).
+    let probeSandbox = try Sandbox()
+    let probe = try probeSandbox.run(
       try renderArguments(
-        sandbox, tiles: url, out: "probe.png", ["--attribution", "T", "--offline", "--layout-json", "-"])
-    )
-    // Offline with an empty cache fails, but first learn how many tiles the map needs from a render that can.
-    XCTAssertEqual(probe.status, 4, probe.transcript)
-    let needed = try XCTUnwrap(
-      probe.stderr.split(separator: " ").dropFirst(2).first.flatMap { Int($0) }, probe.stderr)
+        probeSandbox, tiles: url, out: "probe.png", ["--attribution", "T", "--layout-json", "-"]))
+    assertSucceeded(probe)
+    let needed = try XCTUnwrap(number(try Layout(probe.stdout).tiles["needed"]).map(Int.init))
     XCTAssertGreaterThan(needed, 1)
+    XCTAssertEqual(server.requests().count, needed)
+
+    let sandbox = try Sandbox()
     let result = try sandbox.run(
       try renderArguments(
         sandbox, tiles: url, out: "map.png", ["--attribution", "T", "--max-tiles", "\(needed - 1)"]))
@@ -237,7 +292,19 @@ final class RemoteTilesRenderTests: XCTestCase {
         "this would fetch \(needed) tiles, more than the limit of \(needed - 1) per command (tile servers"
         + " are shared: fetch fewer zooms or a smaller area, or raise the limit with --max-tiles \(needed))")
     XCTAssertEqual(try sandbox.files(), ["california.json"])
-    XCTAssertEqual(server.requests().count, 0)
+    XCTAssertEqual(server.requests().count, needed, "no request for a refused map")
+
+    // The limit itself goes from 1 to a million.
+    for value in ["0", "1000001"] {
+      assertFailed(
+        try sandbox.run(
+          try renderArguments(
+            sandbox, tiles: url, out: "map.png", ["--attribution", "T", "--max-tiles", value])),
+        status: 2,
+        message: "invalid value '\(value)' for --max-tiles: expected a whole number from 1 to 1000000")
+    }
+    XCTAssertEqual(try sandbox.files(), ["california.json"])
+    XCTAssertEqual(server.requests().count, needed)
   }
 
   func testAnAPIKeyNeverReachesTheLayoutTheCacheOrTheMessages() throws {

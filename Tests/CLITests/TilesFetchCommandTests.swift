@@ -92,10 +92,16 @@ final class TilesFetchCommandTests: XCTestCase {
         "--to", "tiles", "--attribution", "T",
       ])
     assertSucceeded(result)
-    // The places' box with 10 % more span, around its centre (as `render` fits it).
+    // The places' box with 10 % more span, around its centre (as `render` fits it), grown at every zoom by
+    // half an 800×600 map and 64 pixels: whatever a render of that size centred on the places shows.
     let box = FetchTesting.regionBox([(37.3349, -122.0090), (37.7955, -122.3937)])
     let expected = FetchTesting.slippyTiles(
+      west: box.west, south: box.south, east: box.east, north: box.north, zooms: 6...10,
+      margin: FetchTesting.viewMargin())
+    XCTAssertEqual(expected.count, 115)
+    let bare = FetchTesting.slippyTiles(
       west: box.west, south: box.south, east: box.east, north: box.north, zooms: 6...10)
+    XCTAssertTrue(expected.isStrictSuperset(of: bare), "the margin adds tiles around the box")
     XCTAssertEqual(
       result.stdoutText,
       "fetched \(expected.count) tiles (\(FetchTesting.byteText(expected.count * FetchTesting.okTileBytes)))"
@@ -103,6 +109,36 @@ final class TilesFetchCommandTests: XCTestCase {
     XCTAssertEqual(
       Set(try FetchTesting.tileFiles(in: sandbox.path("tiles"))), Set(expected.map { $0 + ".png" }))
     XCTAssertEqual(server.requests().count, expected.count)
+
+    // --size sets the margin: half of 300×200 and 64 pixels.
+    let small = try sandbox.run(
+      [
+        "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--locations", california, "--zoom",
+        "6-10", "--size", "300x200", "--to", "small", "--attribution", "T",
+      ])
+    assertSucceeded(small)
+    let expectedSmall = FetchTesting.slippyTiles(
+      west: box.west, south: box.south, east: box.east, north: box.north, zooms: 6...10,
+      margin: FetchTesting.viewMargin(width: 300, height: 200))
+    XCTAssertTrue(expectedSmall.isStrictSubset(of: expected))
+    XCTAssertEqual(
+      small.stdoutText,
+      "fetched \(expectedSmall.count) tiles"
+        + " (\(FetchTesting.byteText(expectedSmall.count * FetchTesting.okTileBytes))) into small\n")
+    XCTAssertEqual(
+      Set(try FetchTesting.tileFiles(in: sandbox.path("small"))), Set(expectedSmall.map { $0 + ".png" }))
+    XCTAssertEqual(server.requests().count, expected.count + expectedSmall.count)
+
+    // A --bbox gets no margin, whatever --size says.
+    let bbox = try sandbox.run(
+      [
+        "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox",
+        "\(box.west),\(box.south),\(box.east),\(box.north)", "--zoom", "6-10", "--size", "300x200", "--to",
+        "bbox", "--attribution", "T",
+      ])
+    assertSucceeded(bbox)
+    XCTAssertEqual(
+      Set(try FetchTesting.tileFiles(in: sandbox.path("bbox"))), Set(bare.map { $0 + ".png" }))
   }
 
   func testFetchByTheStoreFollowsTheFilters() throws {
@@ -127,7 +163,9 @@ final class TilesFetchCommandTests: XCTestCase {
     XCTAssertEqual(landmarks.stderr, "", "--quiet prints no warning either")
     let box = FetchTesting.regionBox([(48.8584, 2.2945), (48.8530, 2.3499)])
     let expected = FetchTesting.slippyTiles(
-      west: box.west, south: box.south, east: box.east, north: box.north, zooms: 11...14)
+      west: box.west, south: box.south, east: box.east, north: box.north, zooms: 11...14,
+      margin: FetchTesting.viewMargin())
+    XCTAssertEqual(expected.count, 99)
     XCTAssertEqual(
       Set(try FetchTesting.tileFiles(in: sandbox.path("paris"))), Set(expected.map { $0 + ".png" }))
 
@@ -138,7 +176,11 @@ final class TilesFetchCommandTests: XCTestCase {
     assertSucceeded(all)
     let wide = FetchTesting.regionBox([(48.8584, 2.2945), (48.8530, 2.3499), (41.8902, 12.4922)])
     let expectedWide = FetchTesting.slippyTiles(
-      west: wide.west, south: wide.south, east: wide.east, north: wide.north, zooms: 3...5)
+      west: wide.west, south: wide.south, east: wide.east, north: wide.north, zooms: 3...5,
+      margin: FetchTesting.viewMargin())
+    XCTAssertEqual(expectedWide.count, 65)
+    XCTAssertTrue(
+      all.stdoutText.hasPrefix("fetched \(expectedWide.count) tiles ("), all.stdoutText)
     XCTAssertEqual(
       Set(try FetchTesting.tileFiles(in: sandbox.path("europe"))), Set(expectedWide.map { $0 + ".png" }))
 
@@ -161,7 +203,9 @@ final class TilesFetchCommandTests: XCTestCase {
     assertSucceeded(result)
     let box = FetchTesting.regionBox([(37.3349, -122.0090), (37.7955, -122.3937)])
     let expected = FetchTesting.slippyTiles(
-      west: box.west, south: box.south, east: box.east, north: box.north, zooms: 7...8)
+      west: box.west, south: box.south, east: box.east, north: box.north, zooms: 7...8,
+      margin: FetchTesting.viewMargin())
+    XCTAssertEqual(expected.count, 40)
     XCTAssertEqual(
       result.stdoutText,
       "fetched \(expected.count) tiles (\(FetchTesting.byteText(expected.count * FetchTesting.okTileBytes)))"
@@ -302,16 +346,11 @@ final class TilesFetchCommandTests: XCTestCase {
     }
     // A cut-off body is retried with back-off (1 s, then 2 s): one tile, run alongside the others.
     let truncated = try sandbox.start(fetch("truncated", zoom: "0"))
-    let cases: [(behaviour: String, query: String, kind: String, requestsPerTile: Int)] = [
-      ("html", "", "not an image", 1),
-      ("garbage", "", "not an image", 1),
-      ("error", "", "HTTP 500", 1),
-      ("busy", "n=5&retry_after=0", "HTTP 503", 3),
-      ("limited", "n=5&retry_after=0", "HTTP 429", 3),
-      ("small", "", "wrong size", 1),
+    let cases: [(behaviour: String, kind: String)] = [
+      ("html", "not an image"), ("garbage", "not an image"), ("error", "HTTP 500"), ("small", "wrong size"),
     ]
     for item in cases {
-      let result = try sandbox.run(fetch(item.behaviour, query: item.query))
+      let result = try sandbox.run(fetch(item.behaviour))
       XCTAssertEqual(result.status, 4, result.transcript)
       XCTAssertEqual(
         result.stderr, "mymap: error: 5 of 5 tiles could not be fetched: 5 × \(item.kind)\n", item.behaviour)
@@ -319,7 +358,37 @@ final class TilesFetchCommandTests: XCTestCase {
       XCTAssertEqual(
         try FetchTesting.filesBesideTheDatabase(in: sandbox.path(item.behaviour)), ["metadata.json"],
         "\(item.behaviour): nothing but the cache's own files")
-      XCTAssertEqual(server.requestCount(item.behaviour), 5 * item.requestsPerTile, item.behaviour)
+      XCTAssertEqual(server.requestCount(item.behaviour), 5, "\(item.behaviour): each tile once, no retry")
+    }
+    // A server still busy (503) or limiting (429) after a tile's 3 attempts is not asked for the other tiles.
+    // The tiles go out zoom by zoom, row by row, two at a time: 0/0/0 and 1/0/0 start together, and the one
+    // in flight when the other gives up is finished (tried 3 times too) unless it had not started yet.
+    let refusing: [(behaviour: String, kind: String, reason: String)] = [
+      ("busy", "HTTP 503", "server busy (HTTP 503, retry after 0 s)"),
+      ("limited", "HTTP 429", "too many requests (HTTP 429, retry after 0 s)"),
+    ]
+    for item in refusing {
+      let query = "n=5&retry_after=0"
+      let result = try sandbox.run(fetch(item.behaviour, query: query))
+      XCTAssertEqual(result.status, 4, result.transcript)
+      let requested = server.requests().map(\.path).filter { $0.hasPrefix("/\(item.behaviour)/") }
+      let asked = Set(requested.map { String($0.dropFirst(item.behaviour.count + 2).dropLast(".png".count)) })
+      XCTAssertTrue(
+        (1...2).contains(asked.count) && asked.isSubset(of: ["0/0/0", "1/0/0"]),
+        "\(item.behaviour): \(requested)")
+      XCTAssertEqual(requested.count, 3 * asked.count, "\(item.behaviour): 3 attempts for each tile asked")
+      let first = asked.contains("0/0/0") ? "0/0/0" : "1/0/0"
+      let url = FetchTesting.url(server, item.behaviour, query: query)
+      XCTAssertEqual(
+        result.stderr,
+        "mymap: error: 5 of 5 tiles could not be fetched: 5 × \(item.kind); \(5 - asked.count) of them were"
+          + " not asked for after: cannot fetch tile \(first) from \(url): \(item.reason) (after 3"
+          + " attempts)\n",
+        item.behaviour)
+      XCTAssertEqual(result.stdoutText, "fetched 0 tiles (0 B) into \(item.behaviour)\n", item.behaviour)
+      XCTAssertEqual(
+        try FetchTesting.filesBesideTheDatabase(in: sandbox.path(item.behaviour)), ["metadata.json"],
+        "\(item.behaviour): nothing but the cache's own files")
     }
     let cut = truncated.wait()
     XCTAssertEqual(cut.status, 4, cut.transcript)
@@ -334,25 +403,40 @@ final class TilesFetchCommandTests: XCTestCase {
     let server = try LocalTileServer()
     defer { server.stop() }
     let sandbox = try Sandbox()
-    // `busy?n=3` answers 503 to the first 3 requests of each path. The first run tries each of the 5 tiles
-    // of zooms 0-1 three times and fails; the second asks for them a fourth time (200) and for the 4 new
-    // tiles of zoom 2 three times each (503).
+    // `busy?n=3` answers 503 to the first 3 requests of each path, asking for a retry after 1 s. The box
+    // holds one tile per zoom (0/0/0, 1/0/1, 2/1/2), so all the tiles of a run are in flight at once: the
+    // refusal of one of them (after 2 s of retries) leaves no tile unasked, and every tile counts.
+    let url = FetchTesting.url(server, "busy", query: "n=3&retry_after=1")
     let fetch = [
-      "tiles", "fetch", "--url", FetchTesting.url(server, "busy", query: "n=3&retry_after=0"), "--bbox",
-      "-10,-10,10,10", "--to", "tiles", "--attribution", "T",
+      "tiles", "fetch", "--url", url, "--bbox", "-10,-10,-5,-5", "--to", "tiles", "--attribution", "T",
     ]
-    let first = try sandbox.run(fetch + ["--zoom", "0-1"])
+    func requests() -> [String: Int] {
+      server.requests().reduce(into: [:]) { counts, request in counts[request.path, default: 0] += 1 }
+    }
+    // Zoom 0: its one tile is refused three times.
+    let first = try sandbox.run(fetch + ["--zoom", "0"])
     XCTAssertEqual(first.status, 4, first.transcript)
-    XCTAssertEqual(first.stderr, "mymap: error: 5 of 5 tiles could not be fetched: 5 × HTTP 503\n")
-    let second = try sandbox.run(fetch + ["--zoom", "0-2"])
+    XCTAssertEqual(first.stderr, "mymap: error: 1 of 1 tiles could not be fetched: 1 × HTTP 503\n")
+    XCTAssertEqual(first.stdoutText, "fetched 0 tiles (0 B) into tiles\n")
+    XCTAssertEqual(requests(), ["/busy/0/0/0.png": 3])
+    // Zooms 0-1: 0/0/0 is asked a fourth time (200); 1/0/1 is new and refused three times.
+    let second = try sandbox.run(fetch + ["--zoom", "0-1"])
     XCTAssertEqual(second.status, 4, second.transcript)
-    XCTAssertEqual(second.stderr, "mymap: error: 4 of 9 tiles could not be fetched: 4 × HTTP 503\n")
+    XCTAssertEqual(second.stderr, "mymap: error: 1 of 2 tiles could not be fetched: 1 × HTTP 503\n")
     XCTAssertEqual(
-      second.stdoutText,
-      "fetched 5 tiles (\(FetchTesting.byteText(5 * FetchTesting.okTileBytes))) into tiles\n")
+      second.stdoutText, "fetched 1 tile (\(FetchTesting.byteText(FetchTesting.okTileBytes))) into tiles\n")
+    XCTAssertEqual(requests(), ["/busy/0/0/0.png": 4, "/busy/1/0/1.png": 3])
+    XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path("tiles")), ["0/0/0.png"])
+    // Zooms 0-2: 0/0/0 is fresh, 1/0/1 is fetched on its fourth request, 2/1/2 is refused.
+    let third = try sandbox.run(fetch + ["--zoom", "0-2"])
+    XCTAssertEqual(third.status, 4, third.transcript)
+    XCTAssertEqual(third.stderr, "mymap: error: 1 of 2 tiles could not be fetched: 1 × HTTP 503\n")
     XCTAssertEqual(
-      try FetchTesting.tileFiles(in: sandbox.path("tiles")),
-      ["0/0/0.png", "1/0/0.png", "1/0/1.png", "1/1/0.png", "1/1/1.png"])
+      third.stdoutText,
+      "fetched 1 tile (\(FetchTesting.byteText(FetchTesting.okTileBytes))) into tiles; 1 fresh in the cache"
+        + " already\n")
+    XCTAssertEqual(requests(), ["/busy/0/0/0.png": 4, "/busy/1/0/1.png": 4, "/busy/2/1/2.png": 3])
+    XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path("tiles")), ["0/0/0.png", "1/0/1.png"])
   }
 
   func testBusyAndRateLimitedServersAreRetried() throws {
@@ -371,6 +455,44 @@ final class TilesFetchCommandTests: XCTestCase {
       XCTAssertTrue(result.stdoutText.hasPrefix("fetched 5 tiles ("), result.stdoutText)
       XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path(behaviour)).count, 5)
       XCTAssertEqual(server.requestCount(behaviour), 15, "two refusals, then the tile, for each of 5")
+    }
+  }
+
+  func testACacheThatCannotBeWrittenStopsTheFetchWithExit3() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    // One tile per zoom: 0/0/0, then 1/0/1.
+    let fetch = [
+      "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-10,-10,-5,-5", "--to", "tiles",
+      "--attribution", "T",
+    ]
+    assertSucceeded(try sandbox.run(fetch + ["--zoom", "0"]))
+    // A file where the folder of zoom 1 must go: the tile of zoom 1 cannot be stored.
+    try Data("x".utf8).write(to: URL(fileURLWithPath: sandbox.path("tiles/1")))
+    let result = try sandbox.run(fetch + ["--zoom", "0-1"])
+    assertFailed(
+      result, status: 3, prefix: "cannot write to tile cache tiles (cannot create folder tiles/1/0: ",
+      containing: ["); check its permissions or choose another --to"])
+    XCTAssertEqual(server.requests().map(\.path), ["/ok/0/0/0.png", "/ok/1/0/1.png"])
+    XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path("tiles")), ["0/0/0.png"])
+  }
+
+  /// A cache failure cancels the requests in flight while others finish: this once deadlocked
+  /// (URLSessionTask.cancel() called from the cancellation handler). Several runs with four tiles in flight.
+  func testACacheFailureWithRequestsInFlightNeverHangs() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    for _ in 0..<6 {
+      let sandbox = try Sandbox()
+      let fetch = [
+        "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-10,-10,10,10", "--to", "tiles",
+        "--attribution", "T",
+      ]
+      assertSucceeded(try sandbox.run(fetch + ["--zoom", "0"]))
+      try Data("x".utf8).write(to: URL(fileURLWithPath: sandbox.path("tiles/1")))
+      let result = try sandbox.run(fetch + ["--zoom", "0-1"])
+      XCTAssertEqual(result.status, 3, result.transcript)
     }
   }
 
@@ -611,7 +733,15 @@ final class TilesFetchCommandTests: XCTestCase {
       ),
       (
         ["--url", url, "--bbox", "0,0,1,1", "--zoom", "1", "--max-tiles", "0"],
-        "invalid value '0' for --max-tiles: expected a whole number from 1"
+        "invalid value '0' for --max-tiles: expected a whole number from 1 to 1000000"
+      ),
+      (
+        ["--url", url, "--bbox", "0,0,1,1", "--zoom", "1", "--max-tiles", "1000001"],
+        "invalid value '1000001' for --max-tiles: expected a whole number from 1 to 1000000"
+      ),
+      (
+        ["--url", url, "--bbox", "0,0,1,1", "--zoom", "1", "--max-tiles", "-3"],
+        "invalid value '-3' for --max-tiles: expected a whole number from 1 to 1000000"
       ),
       (
         ["--url", url, "--bbox", "0,0,1,1", "--zoom", "1", "--retina"],
@@ -763,6 +893,41 @@ final class TilesFetchCommandTests: XCTestCase {
     XCTAssertFalse(result.stdoutText.contains("\r"))
     XCTAssertTrue(result.stdoutText.hasPrefix("fetched 13 tiles ("), result.stdoutText)
   }
+
+  func testFetchingLeavesNoNewFoldersInTheHome() throws {
+    // Making a URL session makes FoundationNetworking create `$XDG_DATA_HOME/<the executable's folder>` (for
+    // cookies) and `$XDG_CACHE_HOME/org.swift.foundation.URLCache/mymap`; mymap uses neither and removes
+    // them again, but only when they are new and empty.
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let home = sandbox.home
+    let files = FileManager.default
+    func everything() -> [String] {
+      (files.enumerator(atPath: home.path)?.allObjects as? [String] ?? []).sorted()
+    }
+    let arguments = [
+      "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "2.3,48.85,2.31,48.86",
+      "--zoom", "12", "--attribution", "T",
+    ]
+    let before = everything()
+    assertSucceeded(try sandbox.run(arguments + ["--to", "first"]))
+    XCTAssertEqual(server.requestCount("ok"), 1, "the fetch made no request")
+    XCTAssertEqual(everything(), before, "the fetch left new folders in HOME")
+
+    // The same folders, made (empty) before the run, stay.
+    let executableFolder = try MymapBinary.url().deletingLastPathComponent().deletingPathExtension()
+      .lastPathComponent
+    let existing = ["data/\(executableFolder)", "cache/org.swift.foundation.URLCache/mymap"]
+    for folder in existing {
+      try files.createDirectory(at: home.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    let prepared = everything()
+    XCTAssertEqual(prepared.count, 5, "\(prepared)")
+    assertSucceeded(try sandbox.run(arguments + ["--to", "second"]))
+    XCTAssertEqual(server.requestCount("ok"), 2, "the fetch made no request")
+    XCTAssertEqual(everything(), prepared)
+  }
 }
 
 // MARK: - Helpers shared with RemoteTilesRenderTests
@@ -819,6 +984,51 @@ enum FetchTesting {
       west <= east
       ? Array(column(west)...column(east)) : Array(column(west)..<count) + Array(0...column(east))
     return (columns, row(north)...row(south))
+  }
+
+  /// The margin `tiles fetch --locations` (or the store) adds around the places' box at every zoom for maps
+  /// of `width`×`height` (`--size`, 800x600 by default): half a map and 64 pixels more on every side.
+  static func viewMargin(width: Double = 800, height: Double = 600) -> (width: Double, height: Double) {
+    (width / 2 + 64, height / 2 + 64)
+  }
+
+  /// The `z/x/y` names of the tiles covering a box grown by `margin` pixels on every side, in pixels of
+  /// 256-pixel tiles at each zoom (2^z · 256 pixels around the world): the box's corners by the slippy-map
+  /// formulas, moved out by the margin; rows clamped to the grid, every column when the grown box is as wide
+  /// as the world or wider, columns wrapped across 180° otherwise (west > east crosses it).
+  static func slippyTiles(
+    west: Double, south: Double, east: Double, north: Double, zooms: ClosedRange<Int>,
+    margin: (width: Double, height: Double)
+  ) -> Set<String> {
+    var result = Set<String>()
+    for zoom in zooms {
+      let count = 1 << zoom
+      let world = 256 * Double(count)
+      func pixelX(_ longitude: Double) -> Double { (longitude + 180) / 360 * world }
+      func pixelY(_ latitude: Double) -> Double {
+        let radians = latitude * .pi / 180
+        let y = (1 - log(tan(radians) + 1 / cos(radians)) / .pi) / 2 * world
+        return y.isNaN ? (latitude > 0 ? 0 : world) : min(max(y, 0), world)
+      }
+      let left = pixelX(west)
+      let right = pixelX(east) + (west > east ? world : 0)
+      let columns: [Int]
+      if right - left + 2 * margin.width >= world {
+        columns = Array(0..<count)
+      } else {
+        let first = Int(((left - margin.width) / 256).rounded(.down))
+        let last = Int(((right + margin.width) / 256).rounded(.down))
+        columns = (first...last).map { (($0 % count) + count) % count }
+      }
+      let top = max(pixelY(north) - margin.height, 0)
+      let bottom = min(pixelY(south) + margin.height, world)
+      let rows =
+        min(Int((top / 256).rounded(.down)), count - 1)...min(Int((bottom / 256).rounded(.down)), count - 1)
+      for x in columns {
+        for y in rows { result.insert("\(zoom)/\(x)/\(y)") }
+      }
+    }
+    return result
   }
 
   /// The box `render` fits to several places: their bounding box with 10 % more span around its centre.
@@ -895,6 +1105,16 @@ enum FetchTesting {
     let names = try allFiles(in: folder)
     XCTAssertTrue(names.contains("freshness.sqlite"), "\(folder): \(names)", file: file, line: line)
     return names.filter { !$0.hasPrefix("freshness.sqlite") }
+  }
+
+  /// Every file under `folder` with its bytes, by relative path: equal before and after a command that
+  /// wrote nothing there.
+  static func contents(of folder: String) throws -> [String: Data] {
+    var contents: [String: Data] = [:]
+    for name in try allFiles(in: folder) {
+      contents[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+    }
+    return contents
   }
 
   /// The tile files under `folder` (`z/x/y.png`), sorted.

@@ -220,4 +220,27 @@ final class TileTests: XCTestCase {
     let point = GeoBox(north: 48.8566, south: 48.8566, west: 2.3522, east: 2.3522)
     XCTAssertEqual(TileCoverage(box: point, zooms: 0...18).tileCount, 19)
   }
+
+  func testCoverageWithAMarginHoldsEveryViewCentredInTheBox() {
+    // One place in Paris and an 800×600 map: at zoom 12 the view reaches 400 px (1.56 tiles) to either side
+    // and 300 px (1.17 tiles) up and down of the tile holding the place.
+    let point = GeoBox(north: 48.8566, south: 48.8566, west: 2.3522, east: 2.3522)
+    let margin = PixelSize(width: 400, height: 300)
+    let z12 = TileRange(zoom: 12, covering: point, margin: margin)
+    let place = TileID(
+      containing: WebMercator.project(Coordinate(latitude: 48.8566, longitude: 2.3522)), zoom: 12)
+    XCTAssertTrue(z12.columns.contains(place.x - 1) && z12.columns.contains(place.x + 1))
+    XCTAssertTrue(z12.rows.contains(place.y - 1) && z12.rows.contains(place.y + 1))
+    XCTAssertLessThanOrEqual(z12.tileCount, 4 * 4)
+    // Every whole-zoom camera centred anywhere in the box sees only covered tiles.
+    for zoom in 0...16 {
+      let range = TileRange(zoom: zoom, covering: point, margin: margin)
+      let camera = Camera(
+        center: Coordinate(latitude: 48.8566, longitude: 2.3522), zoom: Double(zoom),
+        size: PixelSize(width: 800, height: 600))
+      XCTAssertTrue(camera.tileRange(tileZoom: zoom).tiles.isSubset(of: range.tiles), "zoom \(zoom)")
+    }
+    // At zoom 0 and 1 a margin wider than the world is the whole world, each tile once.
+    XCTAssertEqual(TileRange(zoom: 1, covering: point, margin: margin).tileCount, 4)
+  }
 }
