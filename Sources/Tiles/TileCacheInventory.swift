@@ -170,35 +170,44 @@ public struct TileCacheInventory: Sendable, Equatable {
     let records = try Self.freshnessRecords(ofFolder: path)
     var removed: [TileFile] = []
     var failure: Error?
-    // Each record goes before its file: a stop in between leaves a tile without a record (fetched again
-    // when asked for), never a record without a tile. A failure ends the loop but keeps what was done, so
-    // that the records of the files already removed stay removed.
-    func removeTiles() {
-      for tile in old {
-        let file = path + "/" + tile.relativePath
-        guard let attributes = try? files.attributesOfItem(atPath: file),
+    // In batches, the records first and committed, then the files: a stop in between leaves tiles without
+    // records (fetched again when asked for), never a record without a tile, and no transaction holds the
+    // freshness file's write lock for long (a fetch may be writing records meanwhile). A failure ends the
+    // loop but keeps what was done.
+    let batchSize = 500
+    var start = 0
+    batches: while start < old.count {
+      let batch = old[start..<min(start + batchSize, old.count)].filter { tile in
+        // Checked again: a tile refreshed (touched) since the listing stays.
+        guard let attributes = try? files.attributesOfItem(atPath: path + "/" + tile.relativePath),
           attributes[.type] as? FileAttributeType == .typeRegular,
-          let modified = attributes[.modificationDate] as? Date, modified < date
-        else { continue }
+          let modified = attributes[.modificationDate] as? Date
+        else { return false }
+        return modified < date
+      }
+      start += batchSize
+      if let records {
         do {
-          try records?.run(
-            "DELETE FROM freshness WHERE z = ? AND x = ? AND y = ?",
-            [.integer(Int64(tile.id.z)), .integer(Int64(tile.id.x)), .integer(Int64(tile.id.y))])
+          try records.transaction {
+            for tile in batch {
+              try records.run(
+                "DELETE FROM freshness WHERE z = ? AND x = ? AND y = ?",
+                [.integer(Int64(tile.id.z)), .integer(Int64(tile.id.x)), .integer(Int64(tile.id.y))])
+            }
+          }
         } catch {
           failure = error
-          return
+          break batches
         }
+      }
+      for tile in batch {
+        let file = path + "/" + tile.relativePath
         guard unlink(file) == 0 || errno == ENOENT else {
           failure = TileCacheError.cannotRemove(file, TileCacheFiles.errnoDescription())
-          return
+          break batches
         }
         removed.append(tile)
       }
-    }
-    if let records {
-      try Self.pruning(path) { try records.transaction(removeTiles) }
-    } else {
-      removeTiles()
     }
     var columnFolders: [String] = []
     var zoomFolders: [String] = []

@@ -28,8 +28,9 @@ public enum TileDownloadError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .tooManyTiles(let needed, let limit):
+      let raise = needed <= 1_000_000 ? ", or raise the limit with --max-tiles \(needed)" : ""
       return "this would fetch \(needed) tiles, more than the limit of \(limit) per command (tile servers are"
-        + " shared: fetch fewer zooms or a smaller area, or raise the limit with --max-tiles \(needed))"
+        + " shared: fetch fewer zooms or a smaller area\(raise))"
     case .interrupted(let stored, let total):
       return "interrupted: \(stored) of \(total) tiles were fetched and kept; the cache is consistent"
     case .cache(let reason):
@@ -253,12 +254,15 @@ public struct TileDownload: Sendable {
   }
 
   /// Whether a failure means the host should not be asked for more tiles in this download: it cannot be
-  /// reached, or it still says "too many requests" / "busy" after the retries (the usage policies ask
-  /// clients to back off then, not to try the next tile).
+  /// reached, it did not answer in time even after the retries, it refuses mymap (401, 403: a wrong key
+  /// would fail every tile), or it still says "too many requests" / "busy" after the retries (the usage
+  /// policies ask clients to back off then, not to try the next tile).
   static func stopsHost(_ error: TileFetchError) -> Bool {
-    if error.isHostUnreachable { return true }
-    if case .httpStatus(let status, _) = error.reason { return status == 429 || status == 503 }
-    return false
+    switch error.reason {
+    case .cannotConnect, .timedOut: return true
+    case .httpStatus(let status, _): return [401, 403, 429, 503].contains(status)
+    default: return false
+    }
   }
 
   /// What became of one tile.

@@ -103,6 +103,9 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
   private var reasonText: String {
     switch reason {
     case .httpStatus(let status, let retryAfter):
+      if status == 401 || status == 403 {
+        return "the server refused (HTTP \(status); check the URL and its API key)"
+      }
       let name =
         switch status {
         case 429: "too many requests"
@@ -291,6 +294,9 @@ public final class TileFetcher: Sendable {
     let response: URLResponse
     do {
       (data, response) = try await receive(request)
+    } catch is Transfer.Expired {
+      // Not retried: a server that trickles a tile for a minute will do it again.
+      throw Failure(reason: .timedOut, retryable: false)
     } catch let tooLarge as Transfer.TooLarge {
       throw Failure(reason: .tooLarge(bytes: tooLarge.announced, limit: tooLarge.limit), retryable: false)
     } catch let error as URLError {
@@ -351,10 +357,16 @@ public final class TileFetcher: Sendable {
     let transfer = Transfer(limit: policy.maximumTileBytes)
     // Registered before anything can happen to the task, so that no callback of it goes astray.
     transfers.add(transfer, for: task)
+    // FoundationNetworking's own timeouts miss a body that trickles in a byte at a time (the transfer then
+    // never ends): a deadline of its own, as long as the session's resource timeout and a little more.
+    let deadline = DispatchTime.now() + policy.timeout * 4 + 2
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         transfer.wait(continuation)
         task.resume()
+        DispatchQueue.global().asyncAfter(deadline: deadline) {
+          if transfer.expire() { task.cancel() }
+        }
       }
     } onCancel: {
       // Not here: the runtime holds the task's lock while this runs, and URLSessionTask.cancel() waits for
@@ -438,6 +450,9 @@ private final class Transfer: @unchecked Sendable {
     let limit: Int
   }
 
+  /// The transfer did not end by its deadline.
+  struct Expired: Error {}
+
   typealias Received = (Data, URLResponse)
 
   private let lock = NSLock()
@@ -445,6 +460,10 @@ private final class Transfer: @unchecked Sendable {
   private var response: URLResponse?
   private var body = Data()
   private var tooLarge: TooLarge?
+  /// The response ends the transfer without its body (see `receive(_:)`).
+  private var answered = false
+  /// The deadline passed before the transfer ended.
+  private var expired = false
   private var outcome: Result<Received, any Error>?
   private var continuation: CheckedContinuation<Received, any Error>?
 
@@ -470,6 +489,13 @@ private final class Transfer: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     self.response = response
+    // FoundationNetworking never completes a task answered 401 with a WWW-Authenticate challenge (or 407),
+    // whatever the delegate says to the challenge: the status is all a tile fetch needs, so the task is
+    // cancelled and ends with the response.
+    if let status = (response as? HTTPURLResponse)?.statusCode, status == 401 || status == 407 {
+      answered = true
+      return true
+    }
     let announced = response.expectedContentLength
     if announced > Int64(limit) {
       tooLarge = TooLarge(announced: Int(clamping: announced), limit: limit)
@@ -504,6 +530,10 @@ private final class Transfer: @unchecked Sendable {
     let result: Result<Received, any Error>
     if let tooLarge {
       result = .failure(tooLarge)
+    } else if answered, let response {
+      result = .success((Data(), response))
+    } else if expired {
+      result = .failure(Expired())
     } else if let error {
       result = .failure(Self.urlError(error))
     } else if let response {
@@ -517,6 +547,15 @@ private final class Transfer: @unchecked Sendable {
     continuation = nil
     lock.unlock()
     waiting?.resume(with: result)
+  }
+
+  /// Marks the transfer as past its deadline; true when it has not ended (the caller then cancels it).
+  func expire() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard outcome == nil else { return false }
+    expired = true
+    return true
   }
 
   /// The error as a `URLError` (FoundationNetworking reports some as plain NSErrors of its domain).

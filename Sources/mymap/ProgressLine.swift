@@ -11,6 +11,7 @@ final class ProgressLine: @unchecked Sendable {
   private let lock = NSLock()
   private var lastDraw: UInt64 = 0
   private var drawn = false
+  private var stopped = false
 
   /// Nil when nothing should be shown.
   init?(quiet: Bool) {
@@ -21,18 +22,20 @@ final class ProgressLine: @unchecked Sendable {
     let now = DispatchTime.now().uptimeNanoseconds
     lock.lock()
     defer { lock.unlock() }
-    guard progress.done == progress.total || now - lastDraw >= 100_000_000 else { return }
+    guard !stopped, progress.done == progress.total || now - lastDraw >= 100_000_000 else { return }
     lastDraw = now
     drawn = true
     // Carriage return, the line, then "erase to the end of the line" for a shorter line after a longer one.
     FileHandle.standardError.write(Data(("\r" + progress.line + "\u{1B}[K").utf8))
   }
 
-  /// Clears the line, so the next message starts on a clean line.
+  /// Clears the line for good (the download is over or stopping), so the next message starts on a clean
+  /// line and no later report draws it again.
   func finish() {
     lock.lock()
     defer { lock.unlock() }
     if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     drawn = false
+    stopped = true
   }
 }

@@ -94,6 +94,21 @@ final class FetchThenOfflineTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("too many requests (HTTP 429, retry after 120 s)"), result.stderr)
   }
 
+  /// A wrong API key fails every tile the same way: the server is asked once or twice, not for every tile,
+  /// and the line says what to check.
+  func testARefusingServerIsAskedOnceAndTheLineSaysWhatToCheck() throws {
+    let sandbox = try Sandbox()
+    let result = try sandbox.run([
+      "tiles", "fetch", "--url", FetchTesting.url(server, "auth"), "--bbox", "-180,-85,180,85", "--zoom",
+      "0-2", "--to", "tiles", "--attribution", "T",
+    ])
+    XCTAssertEqual(result.status, 4, result.transcript)
+    XCTAssertLessThanOrEqual(server.requestCount("auth"), 2)
+    let line = try XCTUnwrap(result.stderrLines.last)
+    XCTAssertTrue(line.hasPrefix("mymap: error: 21 of 21 tiles could not be fetched: 21 × HTTP 401; "), line)
+    XCTAssertTrue(line.hasSuffix("the server refused (HTTP 401; check the URL and its API key)"), line)
+  }
+
   func testTheTileLimitHasACeiling() throws {
     let sandbox = try Sandbox()
     let result = try sandbox.run([
@@ -108,7 +123,28 @@ final class FetchThenOfflineTests: XCTestCase {
       "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-180,-85,180,85", "--zoom",
       "0-22", "--max-tiles", "1000000",
     ])
-    assertFailed(whole, status: 2, prefix: "this would fetch ", containing: ["--max-tiles"])
+    // Past the ceiling the advice is no longer to raise the limit.
+    assertFailed(
+      whole, status: 2,
+      message:
+        "this would fetch 23379423337813 tiles, more than the limit of 1000000 per command (tile servers are"
+        + " shared: fetch fewer zooms or a smaller area)")
+    let zoom12 = try sandbox.run([
+      "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-180,-85,180,85", "--zoom", "12",
+    ])
+    assertFailed(
+      zoom12, status: 2,
+      message:
+        "this would fetch 16728064 tiles, more than the limit of 2000 per command (tile servers are shared:"
+        + " fetch fewer zooms or a smaller area)")
+    let zoom9 = try sandbox.run([
+      "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-180,-85,180,85", "--zoom", "9",
+    ])
+    assertFailed(
+      zoom9, status: 2,
+      message:
+        "this would fetch 262144 tiles, more than the limit of 2000 per command (tile servers are shared:"
+        + " fetch fewer zooms or a smaller area, or raise the limit with --max-tiles 262144)")
     XCTAssertEqual(server.requests().count, 0)
   }
 }

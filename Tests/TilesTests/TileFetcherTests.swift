@@ -201,6 +201,33 @@ final class TileFetcherTests: XCTestCase {
     XCTAssertLessThan(elapsed, 8)
   }
 
+  /// A body that trickles in a byte every half second slips past FoundationNetworking's timeouts: the
+  /// fetcher's own deadline (4 × the timeout + 2 s) ends it, and it is not retried.
+  func testATricklingBodyEndsAtTheDeadlineWithoutRetries() async {
+    let started = Date()
+    let error = await fetchError("drip", timeout: 1)
+    let elapsed = Date().timeIntervalSince(started)
+    XCTAssertEqual(error?.reason, .timedOut)
+    XCTAssertEqual(error?.attempts, 1)
+    XCTAssertEqual(server.requestCount("drip"), 1)
+    XCTAssertGreaterThan(elapsed, 5)
+    XCTAssertLessThan(elapsed, 12)
+  }
+
+  /// FoundationNetworking never completes a 401 that carries a challenge; the fetcher ends it with the
+  /// status, which tells the user what is wrong.
+  func testAnAuthenticationChallengeIsARefusalNotAHang() async {
+    let started = Date()
+    let error = await fetchError("auth")
+    XCTAssertEqual(error?.reason, .httpStatus(401, retryAfter: nil))
+    XCTAssertEqual(error?.attempts, 1)
+    XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+    XCTAssertEqual(
+      error?.description,
+      "cannot fetch tile 3/5/2 from \(server.baseURL)/auth/{z}/{x}/{y}.png: the server refused (HTTP 401;"
+        + " check the URL and its API key)")
+  }
+
   func testFailuresNeverReturnImageData() async {
     let failing: [(String, String, Int)] = [
       ("html", "", 256), ("garbage", "", 256), ("small", "", 256), ("ok", "", 512),

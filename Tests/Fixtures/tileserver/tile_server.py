@@ -19,6 +19,8 @@ The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignore
   /reset/...      closes the connection without answering the first n times, then /ok (?n=1)
   /truncated/...  Content-Length larger than the body, then closes the connection
   /slow/...       sleeps `delay` seconds (default 5) before answering /ok
+  /drip/...       200 without Content-Length, then one byte every half second until the client hangs up
+  /auth/...       401 with a WWW-Authenticate challenge and an empty body
   /etag/...       200 with ETag "v1" and Cache-Control max-age=<max_age> (?max_age=3600, the default);
                   304 (no body, same ETag and Cache-Control) when If-None-Match matches "v1"
   /lastmod/...    200 with Last-Modified: Wed, 21 Oct 2015 07:28:00 GMT and no cache headers;
@@ -210,6 +212,21 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(PNG_256[: len(PNG_256) // 2])
             self.wfile.flush()
             self.close_connection = True
+        elif kind == "drip":
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                for _ in range(600):
+                    self.wfile.write(b"\0")
+                    self.wfile.flush()
+                    time.sleep(0.5)
+            except OSError:
+                pass
+        elif kind == "auth":
+            self.send_body(401, b"", "text/plain", {"WWW-Authenticate": 'Basic realm="tiles"'})
         elif kind == "slow":
             time.sleep(float(query.get("delay", "5")))
             try:
