@@ -161,7 +161,8 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
 /// host, a timeout, a bounded number of retries that honour `Retry-After`, no HTTP cache of its own (the
 /// caller keeps tiles and their `TileFreshness`), and revalidation of a cached tile with `If-None-Match` /
 /// `If-Modified-Since`. A tile is returned only when its bytes decode to an image of the expected size, so
-/// garbage never reaches a cache; a body larger than `policy.maximumTileBytes` is not even read to its end.
+/// garbage never reaches a cache; a body larger than `policy.maximumTileBytes` is dropped as it arrives and
+/// its transfer cancelled.
 public final class TileFetcher: Sendable {
   /// The `User-Agent` header sent with every request.
   public let userAgent: String
