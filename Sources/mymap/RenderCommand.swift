@@ -187,9 +187,20 @@ enum RenderCommand {
       if cached.attribution == nil { warnings.append(TileServerAccess.noAttributionWarning(template)) }
       return cached
     }
-    let cache = try TileServerAccess.openCache(
-      at: path,
-      for: TileCacheDescription(source: template.redacted, attribution: given, tileSize: retina ? 512 : 256))
+    let cache: any TileCacheStore
+    do {
+      cache = try openTileCache(
+        at: path,
+        for: TileCacheDescription(source: template.redacted, attribution: given, tileSize: retina ? 512 : 256)
+      )
+    } catch TileCacheError.notWritable(let cachePath, let reason) {
+      // render has no --to: the way out is the permissions, another cache home, or reading it as it is.
+      throw .badInput(
+        "cannot write to tile cache \(cachePath) (\(reason)); check its permissions or XDG_CACHE_HOME, or"
+          + " render from it as it is with --offline")
+    } catch {
+      throw .badInput("\(error)")
+    }
     let attribution = given ?? (try? cache.tileSource())?.attribution
     if attribution == nil { warnings.append(TileServerAccess.noAttributionWarning(template)) }
     let source = RemoteTileSource(

@@ -109,6 +109,22 @@ final class FetchThenOfflineTests: XCTestCase {
     XCTAssertTrue(line.hasSuffix("the server refused (HTTP 401; check the URL and its API key)"), line)
   }
 
+  /// render has no --to: when the default cache cannot be written, the message says what can be done.
+  func testAnUnwritableCacheHomeSaysWhatToDo() throws {
+    let sandbox = try Sandbox()
+    let blocker = try sandbox.write("not a folder", to: "blocker")
+    let result = try sandbox.run(
+      [
+        "render", "--tiles", FetchTesting.url(server, "ok"), "--locations", Inputs.europeTrip,
+        "--attribution", "T", "--out", "map.png",
+      ], environment: ["XDG_CACHE_HOME": blocker + "/cache"])
+    assertFailed(
+      result, status: 3, prefix: "cannot write to tile cache \(blocker)/cache/mymap/tiles/",
+      containing: ["check its permissions or XDG_CACHE_HOME, or render from it as it is with --offline"])
+    XCTAssertNil(sandbox.contents(of: "map.png"))
+    XCTAssertEqual(server.requests().count, 0)
+  }
+
   func testTheTileLimitHasACeiling() throws {
     let sandbox = try Sandbox()
     let result = try sandbox.run([
