@@ -29,7 +29,7 @@ let package = Package(
     .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "basemap-builder", dependencies: ["Tiles", "MapMath", "CSQLite"]),
-    .target(name: "TestSupport", dependencies: ["Rendering", "Tiles"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Rendering", "Tiles", "CSQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),

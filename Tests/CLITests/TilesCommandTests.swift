@@ -1,6 +1,6 @@
-import CSQLite
 import Foundation
 import MapMath
+import TestSupport
 import Tiles
 import XCTest
 
@@ -35,48 +35,9 @@ final class TilesCommandTests: XCTestCase {
     return path
   }
 
-  /// Runs SQL on a file with a connection of its own; every column as text ("NULL" for NULL).
-  @discardableResult
-  private func query(_ path: String, _ sql: String) throws -> [[String]] {
-    var handle: OpaquePointer?
-    guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
-      throw CocoaError(.fileReadUnknown)
-    }
-    defer { sqlite3_close(handle) }
-    var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-      throw CocoaError(
-        .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
-    }
-    defer { sqlite3_finalize(statement) }
-    var rows: [[String]] = []
-    var status = sqlite3_step(statement)
-    while status == SQLITE_ROW {
-      rows.append(
-        (0..<sqlite3_column_count(statement)).map {
-          sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? "NULL"
-        })
-      status = sqlite3_step(statement)
-    }
-    guard status == SQLITE_DONE else {
-      throw CocoaError(
-        .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
-    }
-    return rows
-  }
-
-  /// The `z/x/tms_row` keys of an MBTiles file's `tiles` and `mymap_freshness` tables.
-  private func keys(_ path: String) throws -> (tiles: [String], records: [String]) {
-    let key = "zoom_level || '/' || tile_column || '/' || tile_row"
-    return (
-      try query(path, "SELECT \(key) FROM tiles ORDER BY 1").map { $0[0] },
-      try query(path, "SELECT \(key) FROM mymap_freshness ORDER BY 1").map { $0[0] }
-    )
-  }
-
   /// The `z/x/y` keys of the records in a cache folder's `freshness.sqlite`.
   private func records(_ folder: String) throws -> [String] {
-    try query(folder + "/freshness.sqlite", "SELECT z || '/' || x || '/' || y FROM freshness ORDER BY 1")
+    try sqliteRows(folder + "/freshness.sqlite", "SELECT z || '/' || x || '/' || y FROM freshness ORDER BY 1")
       .map { $0[0] }
   }
 
@@ -284,7 +245,8 @@ final class TilesCommandTests: XCTestCase {
       sandbox, old: Date(timeIntervalSince1970: 1_700_000_000),
       recent: Date(timeIntervalSince1970: 1_800_000_000))
     // 2/1/3 (TMS row 0) loses its record, as if written by another tool.
-    try query(path, "DELETE FROM mymap_freshness WHERE zoom_level = 2 AND tile_column = 1 AND tile_row = 0")
+    try sqliteRows(
+      path, "DELETE FROM mymap_freshness WHERE zoom_level = 2 AND tile_column = 1 AND tile_row = 0")
     let note = " (the MBTiles file's modification date, for 1 tile without a fetch date)"
     for (modified, oldest, newest) in [
       (1_600_000_000, "2020-09-13T12:26:40Z" + note, "2027-01-15T08:00:00Z"),
@@ -305,15 +267,15 @@ final class TilesCommandTests: XCTestCase {
     let sandbox = try Sandbox()
     let path = try makeMBTilesCache(
       sandbox, old: Date().addingTimeInterval(-60 * day), recent: Date().addingTimeInterval(-1 * day))
-    XCTAssertEqual(try keys(path).tiles, ["0/0/0", "2/1/0", "2/1/1"])
-    XCTAssertEqual(try keys(path).records, ["0/0/0", "2/1/0", "2/1/1"])
+    XCTAssertEqual(try mbtilesKeys(path).tiles, ["0/0/0", "2/1/0", "2/1/1"])
+    XCTAssertEqual(try mbtilesKeys(path).records, ["0/0/0", "2/1/0", "2/1/1"])
     let started = Date()
     let result = try sandbox.run(["tiles", "prune", "cache.mbtiles", "--older-than", "30d"])
     assertPruneOutput(
       result, [], "removed 2 tiles (120 bytes) older than 30d", age: 30 * day, started: started)
-    XCTAssertEqual(try keys(path).tiles, ["2/1/1"])
-    XCTAssertEqual(try keys(path).records, ["2/1/1"])
-    XCTAssertEqual(try query(path, "SELECT length(tile_data) FROM tiles"), [["30"]])
+    XCTAssertEqual(try mbtilesKeys(path).tiles, ["2/1/1"])
+    XCTAssertEqual(try mbtilesKeys(path).records, ["2/1/1"])
+    XCTAssertEqual(try sqliteRows(path, "SELECT length(tile_data) FROM tiles"), [["30"]])
     XCTAssertEqual(try sandbox.files(), ["cache.mbtiles"], "no journal is left beside the file")
 
     let again = try sandbox.run(["tiles", "prune", "cache.mbtiles", "--older-than", "30d"])
@@ -338,7 +300,7 @@ final class TilesCommandTests: XCTestCase {
     XCTAssertEqual(sandbox.contents(of: "cache.mbtiles"), before)
     XCTAssertEqual(
       try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date, modified)
-    XCTAssertEqual(try keys(path).records, ["0/0/0", "2/1/0", "2/1/1"])
+    XCTAssertEqual(try mbtilesKeys(path).records, ["0/0/0", "2/1/0", "2/1/1"])
     XCTAssertEqual(try sandbox.files(), ["cache.mbtiles"])
   }
 

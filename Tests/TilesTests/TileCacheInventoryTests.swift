@@ -1,6 +1,6 @@
-import CSQLite
 import Foundation
 import MapMath
+import TestSupport
 import Tiles
 import XCTest
 
@@ -35,45 +35,6 @@ final class TileCacheInventoryTests: XCTestCase {
     TileFreshness(
       etag: "\"e\"", expires: Date(timeIntervalSince1970: fetched + day),
       fetched: Date(timeIntervalSince1970: fetched))
-  }
-
-  /// Runs SQL on a file with a connection of its own; every column as text ("NULL" for NULL).
-  @discardableResult
-  private func query(_ path: String, _ sql: String) throws -> [[String]] {
-    var handle: OpaquePointer?
-    guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
-      throw CocoaError(.fileReadUnknown)
-    }
-    defer { sqlite3_close(handle) }
-    var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-      throw CocoaError(
-        .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
-    }
-    defer { sqlite3_finalize(statement) }
-    var rows: [[String]] = []
-    var status = sqlite3_step(statement)
-    while status == SQLITE_ROW {
-      rows.append(
-        (0..<sqlite3_column_count(statement)).map {
-          sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? "NULL"
-        })
-      status = sqlite3_step(statement)
-    }
-    guard status == SQLITE_DONE else {
-      throw CocoaError(
-        .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
-    }
-    return rows
-  }
-
-  /// The `z/x/tms_row` keys of an MBTiles file's `tiles` and `mymap_freshness` tables.
-  private func keys(_ path: String) throws -> (tiles: [String], records: [String]) {
-    let key = "zoom_level || '/' || tile_column || '/' || tile_row"
-    return (
-      try query(path, "SELECT \(key) FROM tiles ORDER BY 1").map { $0[0] },
-      try query(path, "SELECT \(key) FROM mymap_freshness ORDER BY 1").map { $0[0] }
-    )
   }
 
   private func setModificationDate(_ path: String, _ seconds: TimeInterval) throws {
@@ -256,7 +217,8 @@ final class TileCacheInventoryTests: XCTestCase {
   func testMBTilesTileWithoutFetchDateIsDatedByTheFile() throws {
     let path = try makeMBTilesCache()
     // 2/1/2 (TMS row 1) loses its record, as if written by another tool.
-    try query(path, "DELETE FROM mymap_freshness WHERE zoom_level = 2 AND tile_column = 1 AND tile_row = 1")
+    try sqliteRows(
+      path, "DELETE FROM mymap_freshness WHERE zoom_level = 2 AND tile_column = 1 AND tile_row = 1")
     try setModificationDate(path, 1_600_000_000)
     var inventory = try TileCacheInventory(path: path)
     XCTAssertTrue(inventory.hasFetchDates)
@@ -300,25 +262,25 @@ final class TileCacheInventoryTests: XCTestCase {
   func testMBTilesPruneRemovesOldTilesAndTheirRecords() throws {
     let path = try makeMBTilesCache()
     // A tile of 5 bytes without a record, and the file last modified after it: dated 1_760_000_000.
-    try query(
+    try sqliteRows(
       path,
       "INSERT INTO tiles VALUES (3, 0, 0, x'89504E470D')")
     try setModificationDate(path, 1_760_000_000)
     XCTAssertEqual(
-      try keys(path).tiles, ["0/0/0", "2/1/0", "2/1/1", "2/3/3", "3/0/0"])
+      try mbtilesKeys(path).tiles, ["0/0/0", "2/1/0", "2/1/1", "2/3/3", "3/0/0"])
     let result = try TileCacheInventory(path: path).prune(
       olderThan: Date(timeIntervalSince1970: 1_750_000_001))
     XCTAssertEqual(result.removed, 3)
     XCTAssertEqual(result.bytes, 150)
-    XCTAssertEqual(try keys(path).tiles, ["2/3/3", "3/0/0"])
-    XCTAssertEqual(try keys(path).records, ["2/3/3"])
-    XCTAssertEqual(try query(path, "SELECT length(tile_data) FROM tiles WHERE zoom_level = 2"), [["40"]])
+    XCTAssertEqual(try mbtilesKeys(path).tiles, ["2/3/3", "3/0/0"])
+    XCTAssertEqual(try mbtilesKeys(path).records, ["2/3/3"])
+    XCTAssertEqual(try sqliteRows(path, "SELECT length(tile_data) FROM tiles WHERE zoom_level = 2"), [["40"]])
     // The tiles left still read back, and the metadata is untouched.
     let source = try MBTilesSource(path: path)
     XCTAssertEqual(try source.tileData(tile(2, 3, 0)), png(40))
     XCTAssertNil(try source.tileData(tile(0, 0, 0)))
     XCTAssertEqual(
-      try query(path, "SELECT value FROM metadata WHERE name = 'mymap_source'"), [[description.source]])
+      try sqliteRows(path, "SELECT value FROM metadata WHERE name = 'mymap_source'"), [[description.source]])
 
     let after = try TileCacheInventory(path: path)
     XCTAssertEqual(after.tileCount, 2)
@@ -330,16 +292,16 @@ final class TileCacheInventoryTests: XCTestCase {
     XCTAssertEqual(written.timeIntervalSinceNow, 0, accuracy: 60)
     try setModificationDate(path, 1_850_000_000)
     XCTAssertEqual(try after.prune(olderThan: Date(timeIntervalSince1970: 1_800_000_001)).removed, 1)
-    XCTAssertEqual(try keys(path).tiles, ["3/0/0"])
-    XCTAssertEqual(try keys(path).records, [])
+    XCTAssertEqual(try mbtilesKeys(path).tiles, ["3/0/0"])
+    XCTAssertEqual(try mbtilesKeys(path).records, [])
     XCTAssertEqual(try after.prune(olderThan: Date().addingTimeInterval(60)).bytes, 5)
-    XCTAssertEqual(try keys(path).tiles, [])
+    XCTAssertEqual(try mbtilesKeys(path).tiles, [])
     // The cache is still one that `mymap tiles fetch` can fill.
     let cache = try openTileCache(at: path, for: description)
     try cache.store(tile(1, 1, 1), data: png(10), freshness: fetched(1_700_000_000))
     try cache.commit()
-    XCTAssertEqual(try keys(path).tiles, ["1/1/0"])
-    XCTAssertEqual(try keys(path).records, ["1/1/0"])
+    XCTAssertEqual(try mbtilesKeys(path).tiles, ["1/1/0"])
+    XCTAssertEqual(try mbtilesKeys(path).records, ["1/1/0"])
   }
 
   func testDirectoryPruneRemovesTheRecordsOfTheTilesItRemoves() throws {
@@ -355,17 +317,18 @@ final class TileCacheInventoryTests: XCTestCase {
     try setModificationDate(folder + "/2/1/3.png", now.timeIntervalSince1970 - 60 * day)
     let records = "SELECT z || '/' || x || '/' || y FROM freshness ORDER BY 1"
     let freshness = folder + "/freshness.sqlite"
-    XCTAssertEqual(try query(freshness, records), [["0/0/0"], ["2/1/2"], ["2/1/3"]])
+    XCTAssertEqual(try sqliteRows(freshness, records), [["0/0/0"], ["2/1/2"], ["2/1/3"]])
 
     let inventory = try TileCacheInventory(path: folder)
     XCTAssertEqual(
       try inventory.tiles(olderThan: now.addingTimeInterval(-30 * day)).map(\.relativePath),
       ["0/0/0.png", "2/1/3.png"])
-    XCTAssertEqual(try query(freshness, records), [["0/0/0"], ["2/1/2"], ["2/1/3"]], "listing removes none")
+    XCTAssertEqual(
+      try sqliteRows(freshness, records), [["0/0/0"], ["2/1/2"], ["2/1/3"]], "listing removes none")
     let result = try inventory.prune(olderThan: now.addingTimeInterval(-30 * day))
     XCTAssertEqual(result.removed, 2)
     XCTAssertEqual(result.bytes, 120)
-    XCTAssertEqual(try query(freshness, records), [["2/1/2"]])
+    XCTAssertEqual(try sqliteRows(freshness, records), [["2/1/2"]])
     XCTAssertFalse(exists(folder, "0"))
     XCTAssertTrue(exists(folder, "2/1/2.png"))
     XCTAssertTrue(exists(folder, "metadata.json"))

@@ -34,29 +34,6 @@ final class TileCacheStoreTests: XCTestCase {
     try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
   }
 
-  /// Runs SQL on a file with a connection of its own; every column as text ("NULL" for NULL).
-  private func query(_ path: String, _ sql: String) throws -> [[String]] {
-    var handle: OpaquePointer?
-    guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let handle else {
-      throw CocoaError(.fileReadUnknown)
-    }
-    defer { sqlite3_close(handle) }
-    var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-      throw CocoaError(
-        .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
-    }
-    defer { sqlite3_finalize(statement) }
-    var rows: [[String]] = []
-    while sqlite3_step(statement) == SQLITE_ROW {
-      rows.append(
-        (0..<sqlite3_column_count(statement)).map {
-          sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? "NULL"
-        })
-    }
-    return rows
-  }
-
   /// Asserts that `body` throws exactly `expected`, whose message is `message`.
   private func assertRefused(
     _ expected: TileCacheError, _ message: String, file: StaticString = #filePath, line: UInt = #line,
@@ -191,7 +168,7 @@ final class TileCacheStoreTests: XCTestCase {
     XCTAssertEqual(
       try reopened.entry(for: tile(3, 4, 3)), CachedTileEntry(freshness: stored, isPresent: true))
     XCTAssertEqual(try reopened.entry(for: tile(3, 4, 2)), CachedTileEntry(freshness: nil, isPresent: true))
-    let row = try query(
+    let row = try sqliteRows(
       folder + "/freshness.sqlite",
       "SELECT etag, last_modified, typeof(expires), expires, typeof(fetched) FROM freshness WHERE z = 3 AND x = 4 AND y = 3"
     )
@@ -222,7 +199,7 @@ final class TileCacheStoreTests: XCTestCase {
     try writer.store(tile(8, 199, 0), data: png, freshness: record("199"))
     XCTAssertEqual(try reader.entry(for: tile(8, 0, 0))?.freshness, record("0"))
     XCTAssertEqual(try reader.entry(for: tile(8, 199, 0))?.freshness, record("199"))
-    XCTAssertEqual(try query(folder + "/freshness.sqlite", "SELECT COUNT(*) FROM freshness"), [["200"]])
+    XCTAssertEqual(try sqliteRows(folder + "/freshness.sqlite", "SELECT COUNT(*) FROM freshness"), [["200"]])
   }
 
   func testDirectoryRefreshUpdatesTheRecordAndTheFileDate() throws {
@@ -357,9 +334,9 @@ final class TileCacheStoreTests: XCTestCase {
       XCTAssertEqual(try reopened.entry(for: tile(14, x, 0))?.freshness, record("shared"))
     }
     XCTAssertEqual(temporaryFiles(under: folder), [])
-    XCTAssertEqual(try query(folder + "/freshness.sqlite", "PRAGMA integrity_check"), [["ok"]])
+    XCTAssertEqual(try sqliteRows(folder + "/freshness.sqlite", "PRAGMA integrity_check"), [["ok"]])
     XCTAssertEqual(
-      try query(folder + "/freshness.sqlite", "SELECT COUNT(*) FROM freshness"), [["\(8 * 40 + 16)"]])
+      try sqliteRows(folder + "/freshness.sqlite", "SELECT COUNT(*) FROM freshness"), [["\(8 * 40 + 16)"]])
     XCTAssertEqual(try TileCacheInventory(path: folder).tileCount, 8 * 40 + 16)
   }
 
@@ -517,10 +494,10 @@ final class TileCacheStoreTests: XCTestCase {
     XCTAssertEqual(source.format, "png")
     // TMS rows: 3/4/2 is row 2^3 − 1 − 2 = 5.
     XCTAssertEqual(
-      try query(file, "SELECT zoom_level, tile_column, tile_row FROM tiles ORDER BY zoom_level"),
+      try sqliteRows(file, "SELECT zoom_level, tile_column, tile_row FROM tiles ORDER BY zoom_level"),
       [["3", "4", "5"], ["5", "16", "20"]])
     XCTAssertEqual(
-      try query(file, "SELECT name, value FROM metadata ORDER BY name"),
+      try sqliteRows(file, "SELECT name, value FROM metadata ORDER BY name"),
       [
         ["attribution", "© Example contributors"],
         ["description", "Tiles from \(osm.source), cached by mymap"],
@@ -529,9 +506,10 @@ final class TileCacheStoreTests: XCTestCase {
         ["name", osm.source], ["tilesize", "256"], ["type", "baselayer"], ["version", "1"],
       ])
     XCTAssertEqual(
-      try query(file, "SELECT tile_row, etag, typeof(expires) FROM mymap_freshness WHERE zoom_level = 3"),
+      try sqliteRows(
+        file, "SELECT tile_row, etag, typeof(expires) FROM mymap_freshness WHERE zoom_level = 3"),
       [["5", "a", "real"]])
-    XCTAssertEqual(try query(file, "PRAGMA journal_mode"), [["delete"]])
+    XCTAssertEqual(try sqliteRows(file, "PRAGMA journal_mode"), [["delete"]])
     XCTAssertFalse(exists(file + "-journal"))
     XCTAssertFalse(exists(file + "-wal"))
   }
@@ -554,8 +532,8 @@ final class TileCacheStoreTests: XCTestCase {
     let png = try pngTile(side: 512)
     try cache.store(tile(2, 1, 1), data: png, freshness: record(nil))
     XCTAssertEqual(try cache.tileSource().tileData(tile(2, 1, 1)), png)
-    XCTAssertEqual(try query(file, "SELECT COUNT(*) FROM tiles"), [["1"]])
-    XCTAssertEqual(try query(file, "SELECT value FROM metadata WHERE name = 'format'"), [["png"]])
+    XCTAssertEqual(try sqliteRows(file, "SELECT COUNT(*) FROM tiles"), [["1"]])
+    XCTAssertEqual(try sqliteRows(file, "SELECT value FROM metadata WHERE name = 'format'"), [["png"]])
   }
 
   func testMBTilesWritesAreInvisibleUntilCommitted() throws {
@@ -569,7 +547,7 @@ final class TileCacheStoreTests: XCTestCase {
         try cache.entry(for: tile(1, 0, 0)), CachedTileEntry(freshness: record("committed"), isPresent: true))
       let reader = try MBTilesSource(path: file)
       XCTAssertNil(try reader.tileData(tile(1, 0, 0)))
-      XCTAssertEqual(try query(file, "SELECT COUNT(*) FROM tiles"), [["0"]])
+      XCTAssertEqual(try sqliteRows(file, "SELECT COUNT(*) FROM tiles"), [["0"]])
       try cache.commit()
       XCTAssertEqual(try reader.tileData(tile(1, 0, 0)), png)
 
@@ -584,8 +562,8 @@ final class TileCacheStoreTests: XCTestCase {
     XCTAssertEqual(
       try reopened.entry(for: tile(1, 0, 0)), CachedTileEntry(freshness: record("committed"), isPresent: true)
     )
-    XCTAssertEqual(try query(file, "SELECT COUNT(*) FROM tiles"), [["1"]])
-    XCTAssertEqual(try query(file, "PRAGMA integrity_check"), [["ok"]])
+    XCTAssertEqual(try sqliteRows(file, "SELECT COUNT(*) FROM tiles"), [["1"]])
+    XCTAssertEqual(try sqliteRows(file, "PRAGMA integrity_check"), [["ok"]])
   }
 
   func testMBTilesCommitsEvery200Writes() throws {
@@ -593,10 +571,10 @@ final class TileCacheStoreTests: XCTestCase {
     let cache = try openTileCache(at: file, for: osm)
     let png = try pngTile(side: 1)
     for x in 0..<199 { try cache.store(tile(8, x, 0), data: png, freshness: record(nil)) }
-    XCTAssertEqual(try query(file, "SELECT COUNT(*) FROM tiles"), [["0"]])
+    XCTAssertEqual(try sqliteRows(file, "SELECT COUNT(*) FROM tiles"), [["0"]])
     try cache.store(tile(8, 199, 0), data: png, freshness: record(nil))
-    XCTAssertEqual(try query(file, "SELECT COUNT(*), MIN(tile_row) FROM tiles"), [["200", "255"]])
-    XCTAssertEqual(try query(file, "SELECT COUNT(*) FROM mymap_freshness"), [["200"]])
+    XCTAssertEqual(try sqliteRows(file, "SELECT COUNT(*), MIN(tile_row) FROM tiles"), [["200", "255"]])
+    XCTAssertEqual(try sqliteRows(file, "SELECT COUNT(*) FROM mymap_freshness"), [["200"]])
   }
 
   func testMBTilesEntryStatesAndRefresh() throws {
@@ -612,7 +590,7 @@ final class TileCacheStoreTests: XCTestCase {
     try cache.refresh(tile(2, 3, 1), freshness: confirmed)
     try cache.commit()
     XCTAssertEqual(
-      try query(
+      try sqliteRows(
         file,
         "SELECT expires, fetched FROM mymap_freshness WHERE zoom_level = 2 AND tile_column = 3 AND tile_row = 2"
       ),
@@ -625,7 +603,7 @@ final class TileCacheStoreTests: XCTestCase {
     try cache.refresh(tile(2, 0, 0), freshness: confirmed)
     try cache.commit()
     XCTAssertNil(try cache.entry(for: tile(2, 0, 0)))
-    XCTAssertEqual(try query(file, "SELECT COUNT(*) FROM mymap_freshness"), [["1"]])
+    XCTAssertEqual(try sqliteRows(file, "SELECT COUNT(*) FROM mymap_freshness"), [["1"]])
 
     // A tile without a record: written by another tool into the same table.
     var handle: OpaquePointer?
@@ -654,11 +632,11 @@ final class TileCacheStoreTests: XCTestCase {
     XCTAssertEqual(failures.list, [])
     for cache in caches { try cache.commit() }
     XCTAssertEqual(
-      try query(file, "SELECT zoom_level, COUNT(*) FROM tiles GROUP BY zoom_level"),
+      try sqliteRows(file, "SELECT zoom_level, COUNT(*) FROM tiles GROUP BY zoom_level"),
       [["5", "150"], ["6", "150"], ["7", "150"], ["8", "150"]])
-    XCTAssertEqual(try query(file, "SELECT COUNT(*) FROM mymap_freshness"), [["600"]])
+    XCTAssertEqual(try sqliteRows(file, "SELECT COUNT(*) FROM mymap_freshness"), [["600"]])
     XCTAssertEqual(try MBTilesSource(path: file).zoomRange, 5...8)
-    XCTAssertEqual(try query(file, "PRAGMA integrity_check"), [["ok"]])
+    XCTAssertEqual(try sqliteRows(file, "PRAGMA integrity_check"), [["ok"]])
   }
 
   func testBytesThatAreNoImageAreRefused() throws {
