@@ -139,12 +139,7 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible, Cus
   /// The server's host name, lowercased, without user info, port, trailing dot or placeholders
   /// (`https://{s}.tile.openstreetmap.org:443/…` → `tile.openstreetmap.org`).
   public var host: String {
-    let afterScheme = template.range(of: "://").map { template[$0.upperBound...] } ?? Substring(template)
-    var host = String(afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
-    if let at = host.lastIndex(of: "@") { host = String(host[host.index(after: at)...]) }
-    while let open = host.firstIndex(of: "{"), let close = host[open...].firstIndex(of: "}") {
-      host.removeSubrange(open...close)
-    }
+    var host = authority
     if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = String(host[..<colon]) }
     while host.hasPrefix(".") { host.removeFirst() }
     while host.hasSuffix(".") { host.removeLast() }
@@ -154,18 +149,23 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible, Cus
   /// A stable folder name for this source's tiles: the host (placeholders and user info left out) and
   /// eight hex digits of a hash of the redacted template, e.g. `tile.openstreetmap.org-1a2b3c4d`.
   public var cacheName: String {
-    let afterScheme = template.range(of: "://").map { template[$0.upperBound...] } ?? Substring(template)
-    var host = String(afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
-    if let at = host.lastIndex(of: "@") { host = String(host[host.index(after: at)...]) }
-    // Drop placeholders (`{s}.tile…` → `tile…`), then keep only characters that are safe in a folder name.
-    while let open = host.firstIndex(of: "{"), let close = host[open...].firstIndex(of: "}") {
-      host.removeSubrange(open...close)
-    }
+    // Only characters that are safe in a folder name (a port's colon becomes `_`).
     let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
-    host = String(host.lowercased().map { allowed.contains($0) ? $0 : "_" })
+    var host = String(authority.lowercased().map { allowed.contains($0) ? $0 : "_" })
     while host.hasPrefix(".") || host.hasPrefix("-") { host.removeFirst() }
     if host.isEmpty { host = "tiles" }
     return host + "-" + Self.shortHash(redacted)
+  }
+
+  /// The host and port as written, without user info and placeholders (`{s}.tile…:8080` → `.tile…:8080`).
+  private var authority: String {
+    let afterScheme = template.range(of: "://").map { template[$0.upperBound...] } ?? Substring(template)
+    var authority = String(afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+    if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
+    while let open = authority.firstIndex(of: "{"), let close = authority[open...].firstIndex(of: "}") {
+      authority.removeSubrange(open...close)
+    }
+    return authority
   }
 
   public var description: String { redacted }
