@@ -90,20 +90,21 @@ enum TilesFetchCommand {
     let given = arguments.string("attribution") ?? knownAttribution(for: template)
     let description = TileCacheDescription(source: template.redacted, attribution: given, tileSize: tileSize)
     let fetcher = TileServerAccess.fetcher(arguments)
+    func download(into cache: any TileCacheStore) -> TileDownload {
+      TileDownload(template: template, fetcher: fetcher, cache: cache, tileSize: tileSize, retina: retina)
+    }
     // A cache that does not exist yet needs every tile; it is made only when the fetch really starts, so
     // that a refused or dry run leaves nothing behind.
-    var cache: (any TileCacheStore)?
+    var existing: TileDownload?
     var pending = coverage.tiles.map { PendingTile(tile: $0, cached: nil, hasCachedCopy: false) }
     if FileManager.default.fileExists(atPath: path) {
-      let opened = try TileServerAccess.openCache(at: path, for: description)
+      let opened = download(into: try TileServerAccess.openCache(at: path, for: description))
       do {
-        pending = try TileDownload(
-          template: template, fetcher: fetcher, cache: opened, tileSize: tileSize, retina: retina
-        ).pending(coverage.tiles)
+        pending = try opened.pending(coverage.tiles)
       } catch {
         throw TileServerAccess.map(error)
       }
-      cache = opened
+      existing = opened
     }
     let fresh = planned - pending.count
     if arguments.flag("dry-run") {
@@ -118,18 +119,16 @@ enum TilesFetchCommand {
     guard pending.count <= maximumTiles else {
       throw TileServerAccess.map(.tooManyTiles(needed: pending.count, limit: maximumTiles))
     }
-    let target: any TileCacheStore
-    if let cache {
-      target = cache
+    let run: TileDownload
+    if let existing {
+      run = existing
     } else {
-      target = try TileServerAccess.openCache(at: path, for: description)
+      run = download(into: try TileServerAccess.openCache(at: path, for: description))
     }
-    if !quiet && given == nil && (try? target.tileSource())?.attribution == nil {
+    if !quiet && given == nil && (try? run.cache.tileSource())?.attribution == nil {
       Console.warning(TileServerAccess.noAttributionWarning(template))
     }
-    let download = TileDownload(
-      template: template, fetcher: fetcher, cache: target, tileSize: tileSize, retina: retina)
-    let report = try fetch(pending, with: download, quiet: quiet)
+    let report = try fetch(pending, with: run, quiet: quiet)
     if !quiet { Console.print(resultLine(report, fresh: fresh, path: path)) }
     if let summary = report.failureSummary { throw .incomplete(summary) }
   }
