@@ -125,16 +125,9 @@ private struct ByteParser {
   }
 
   private mutating func parseObject() throws(Failure) -> JSONValue {
-    try enterContainer()
-    index += 1
+    if try openContainer(closedBy: "}") { return .object([]) }
     var members: [JSONValue.Member] = []
     var names = Set<String>()
-    skipWhitespace()
-    if current == UInt8(ascii: "}") {
-      index += 1
-      depth -= 1
-      return .object([])
-    }
     while true {
       guard current == UInt8(ascii: "\"") else {
         let expected =
@@ -153,53 +146,50 @@ private struct ByteParser {
       index += 1
       skipWhitespace()
       members.append(JSONValue.Member(name, try parseValue()))
-      skipWhitespace()
-      switch current {
-      case UInt8(ascii: ","):
-        let comma = index
-        index += 1
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-          throw Failure(offset: comma, message: "trailing comma before '}'")
-        }
-      case UInt8(ascii: "}"):
-        index += 1
-        depth -= 1
-        return .object(members)
-      default:
-        throw unexpected("',' or '}' after an object member")
-      }
+      if try closeAfterItem(closedBy: "}", item: "an object member") { return .object(members) }
     }
   }
 
   private mutating func parseArray() throws(Failure) -> JSONValue {
-    try enterContainer()
-    index += 1
+    if try openContainer(closedBy: "]") { return .array([]) }
     var elements: [JSONValue] = []
-    skipWhitespace()
-    if current == UInt8(ascii: "]") {
-      index += 1
-      depth -= 1
-      return .array([])
-    }
     while true {
       elements.append(try parseValue())
+      if try closeAfterItem(closedBy: "]", item: "an array element") { return .array(elements) }
+    }
+  }
+
+  /// Steps over the opening bracket of an object or array; true when `close` follows at once (the
+  /// container is empty and already left).
+  private mutating func openContainer(closedBy close: Unicode.Scalar) throws(Failure) -> Bool {
+    try enterContainer()
+    index += 1
+    skipWhitespace()
+    guard current == UInt8(ascii: close) else { return false }
+    index += 1
+    depth -= 1
+    return true
+  }
+
+  /// After an object member or array element: a comma that another item must follow (a trailing comma is
+  /// an error at the comma), or `close`, which leaves the container (true).
+  private mutating func closeAfterItem(closedBy close: Unicode.Scalar, item: String) throws(Failure) -> Bool {
+    skipWhitespace()
+    switch current {
+    case UInt8(ascii: ","):
+      let comma = index
+      index += 1
       skipWhitespace()
-      switch current {
-      case UInt8(ascii: ","):
-        let comma = index
-        index += 1
-        skipWhitespace()
-        if current == UInt8(ascii: "]") {
-          throw Failure(offset: comma, message: "trailing comma before ']'")
-        }
-      case UInt8(ascii: "]"):
-        index += 1
-        depth -= 1
-        return .array(elements)
-      default:
-        throw unexpected("',' or ']' after an array element")
+      if current == UInt8(ascii: close) {
+        throw Failure(offset: comma, message: "trailing comma before '\(close)'")
       }
+      return false
+    case UInt8(ascii: close):
+      index += 1
+      depth -= 1
+      return true
+    default:
+      throw unexpected("',' or '\(close)' after \(item)")
     }
   }
 
