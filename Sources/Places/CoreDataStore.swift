@@ -86,7 +86,9 @@ public enum CoreDataStore {
       }
 
       var date: Date?
-      if let seconds = row.number(3), seconds.isFinite {
+      if let seconds = row.number(3), seconds.isFinite,
+        ISO8601Date.isRepresentable(Date(timeIntervalSinceReferenceDate: seconds))
+      {
         date = Date(timeIntervalSinceReferenceDate: seconds)
       } else if !row.isNull(3) {
         warnings.append(

@@ -63,10 +63,24 @@ public enum ISO8601Date {
     return Parsed(date: Date(timeIntervalSince1970: seconds + fraction), hasTimeZone: hasTimeZone)
   }
 
+  /// The times this format can write with a four-digit year, -9999-01-01 to 9999-12-31 (UTC), in seconds
+  /// since 1970. Places carry only dates in this range (`isRepresentable`): one bad timestamp in an
+  /// imported file must not make a store unreadable.
+  public static let representableSeconds: ClosedRange<Double> = -377_705_116_800...253_402_300_799
+
+  /// Whether `format` writes this date as it is (see `representableSeconds`).
+  public static func isRepresentable(_ date: Date) -> Bool {
+    representableSeconds.contains(date.timeIntervalSince1970)
+  }
+
   /// `2026-11-29T10:00:00Z` in UTC, with up to 6 fractional digits when the date has a fraction (so a
-  /// date read from a file with millisecond or microsecond precision is written back unchanged).
+  /// date read from a file with millisecond or microsecond precision is written back unchanged). Years
+  /// before 1 are written with a sign (`-0044-03-15…`); a date outside `representableSeconds` (or not a
+  /// number) is written as the nearest end of that range, so that formatting never fails.
   public static func format(_ date: Date) -> String {
-    let interval = date.timeIntervalSince1970
+    var interval = date.timeIntervalSince1970
+    if interval.isNaN { interval = 0 }
+    interval = min(max(interval, representableSeconds.lowerBound), representableSeconds.upperBound)
     var whole = interval.rounded(.down)
     var micros = ((interval - whole) * 1_000_000).rounded()
     if micros >= 1_000_000 {
@@ -89,8 +103,8 @@ public enum ISO8601Date {
   }
 
   private static func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    let digits = String(value.magnitude)
+    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
   private static func daysIn(month: Int, year: Int) -> Int {

@@ -32,6 +32,10 @@ private func fnv1a64(_ text: String) -> UInt64 {
 struct IDAssigner {
   private var owners: [String: String] = [:]
   private var derived: [(index: Int, record: String)] = []
+  /// The last suffix given to each derived id, so that the next copy of the same place starts probing
+  /// there: many identical rows cost linear time, not quadratic. `owners` only grows, so no smaller
+  /// suffix can have become free, and the ids are the ones a probe from `-2` would find.
+  private var lastSuffix: [String: Int] = [:]
 
   /// Registers a place read from `record`; returns the record that already uses its explicit id, if any.
   mutating func register(
@@ -51,11 +55,13 @@ struct IDAssigner {
     for (index, record) in derived {
       let base = locations[index].id
       var candidate = base
-      var counter = 1
+      var counter = lastSuffix[base] ?? 1
+      if counter > 1 { candidate = "\(base)-\(counter)" }
       while owners[candidate] != nil {
         counter += 1
         candidate = "\(base)-\(counter)"
       }
+      lastSuffix[base] = counter
       owners[candidate] = record
       locations[index].id = candidate
     }

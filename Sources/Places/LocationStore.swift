@@ -496,6 +496,9 @@ extension LocationStore {
     if let date = location.date, !date.timeIntervalSince1970.isFinite {
       throw problem("the date is not a finite time")
     }
+    if let date = location.date, !ISO8601Date.isRepresentable(date) {
+      throw problem("the date (\(date.timeIntervalSince1970) s since 1970) is outside the years -9999…9999")
+    }
   }
 
   /// The 13 column values, in `StoreSchema.columns` order.

@@ -48,7 +48,11 @@ enum DiffCommand {
     let result = ImageComparison.compare(expected, actual, tolerance: tolerance)
     if let out = arguments.string("out"), let diff = result.diffImage() {
       do {
-        try OutputFile.write([UInt8](PNGCodec.encode(diff)), to: out)
+        try OutputFile.write(
+          [UInt8](PNGCodec.encode(diff)), to: out,
+          inputs: ["EXPECTED", "ACTUAL"].map {
+            ProtectedInput(path: arguments.positional($0)!, role: "an image this command compares")
+          })
       } catch let error as CLIError {
         throw error
       } catch {

@@ -65,6 +65,9 @@ enum RenderCommand {
     if out == "-" && layoutPath == "-" {
       throw .usage("--out - and --layout-json - cannot both write to standard output")
     }
+    // Checked before any work: an output that is an input would destroy it (`--out` = the store).
+    let targets = try OutputFile.targets(
+      [(out, "--out"), (layoutPath ?? "-", "--layout-json")], inputs: inputs(arguments))
     let quiet = arguments.flag("quiet")
     var notes: [String] = []
     let progress = ProgressLine(quiet: quiet)
@@ -86,11 +89,11 @@ enum RenderCommand {
       }
     }
     // Stage both files before replacing either, so that a failing --layout-json leaves the old map alone.
-    let map = try OutputFile.stage(result.data, to: out)
+    let map = try OutputFile.stage(result.data, to: targets[0])
     if let layoutPath {
       let layout: OutputFile
       do {
-        layout = try OutputFile.stage(Array(result.layout.json.utf8), to: layoutPath)
+        layout = try OutputFile.stage(Array(result.layout.json.utf8), to: targets[1])
       } catch {
         map.discard()
         throw error
@@ -108,6 +111,21 @@ enum RenderCommand {
         )
       }
     }
+  }
+
+  /// The files a render reads, which its outputs must not replace.
+  private static func inputs(_ arguments: ParsedArguments) -> [ProtectedInput] {
+    var inputs: [ProtectedInput] = []
+    if let locations = arguments.string("locations") {
+      if locations != "-" { inputs.append(ProtectedInput(path: locations, role: "the places file")) }
+    } else {
+      inputs.append(ProtectedInput(path: StoreAccess.path(arguments), role: "the places store"))
+    }
+    if let tiles = arguments.string("tiles"), !TileServerAccess.isTemplate(tiles) {
+      inputs.append(ProtectedInput(path: tiles, role: "the tile source"))
+    }
+    inputs.append(ProtectedInput(path: arguments.string("style")!, role: "the style file"))
+    return inputs
   }
 
   /// Reads every option first (so a bad value is a usage error whatever else is wrong), then the style,

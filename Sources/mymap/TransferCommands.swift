@@ -96,6 +96,8 @@ enum ExportCommand {
       throw .usage("which format? give --format json|geojson|gpx|csv (or an --out file ending in one)")
     }
     let filter = try FilterOptions.filter(arguments)
+    let target = try OutputFile.targets(
+      [(out, "--out")], inputs: [ProtectedInput(path: StoreAccess.path(arguments), role: "the places store")])
     let store = try StoreAccess.open(arguments, create: false)
     let places: [Location]
     do {
@@ -103,8 +105,8 @@ enum ExportCommand {
     } catch {
       throw StoreAccess.map(error)
     }
-    try OutputFile.write(
-      [UInt8](LocationsFile.encode(LocationSet(locations: places), format: format)), to: out)
+    let bytes = [UInt8](LocationsFile.encode(LocationSet(locations: places), format: format))
+    try OutputFile.stage(bytes, to: target[0]).commit()
   }
 }
 

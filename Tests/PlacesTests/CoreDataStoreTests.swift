@@ -269,6 +269,28 @@ final class CoreDataStoreTests: XCTestCase {
       ])
   }
 
+  /// A timestamp no calendar can write (±1e308 s) once imported made every later `list --json` and export
+  /// trap: it is left out with a warning like any other unreadable date.
+  func testTimestampsBeyondAnyWritableYearAreLeftOut() throws {
+    let scratch = try TemporaryDirectory(prefix: "mymap-coredata")
+    let copy = scratch.url("DataModel.sqlite").path
+    try FileManager.default.copyItem(atPath: path("DataModel.sqlite"), toPath: copy)
+    try execute(
+      copy,
+      "UPDATE ZLOCATION SET ZDATE = 1e308 WHERE Z_PK = 3; UPDATE ZLOCATION SET ZDATE = -1e308 WHERE Z_PK = 6;"
+        + " UPDATE ZLOCATION SET ZDATE = 3e11 WHERE Z_PK = 5")
+    let set = try CoreDataStore.read(path: copy)
+    XCTAssertEqual(set.locations.filter { $0.date == nil }.count, 3)
+    let dateWarnings = set.warnings.filter { $0.contains("is not a Core Data timestamp") }
+    XCTAssertEqual(
+      dateWarnings,
+      [
+        "row Z_PK 3: date 1e+308 is not a Core Data timestamp (seconds since 2001-01-01); left out",
+        "row Z_PK 5: date 300000000000 is not a Core Data timestamp (seconds since 2001-01-01); left out",
+        "row Z_PK 6: date -1e+308 is not a Core Data timestamp (seconds since 2001-01-01); left out",
+      ])
+  }
+
   func testAStoreFromBeforeThePhotoChapterHasNoPhotoColumn() throws {
     let scratch = try TemporaryDirectory(prefix: "mymap-coredata")
     let copy = scratch.url("DataModel.sqlite").path

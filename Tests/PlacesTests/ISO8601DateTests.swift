@@ -55,6 +55,18 @@ final class ISO8601DateTests: XCTestCase {
     XCTAssertEqual(ISO8601Date.format(Date(timeIntervalSince1970: 0)), "1970-01-01T00:00:00Z")
   }
 
+  /// Writing a date never traps, whatever it holds: a date from a damaged store is written as the nearest
+  /// date the format can hold.
+  func testFormatIsTotal() {
+    XCTAssertEqual(ISO8601Date.format(Date(timeIntervalSince1970: 1e308)), "9999-12-31T23:59:59Z")
+    XCTAssertEqual(ISO8601Date.format(Date(timeIntervalSince1970: -1e308)), "-9999-01-01T00:00:00Z")
+    XCTAssertEqual(ISO8601Date.format(Date(timeIntervalSince1970: .infinity)), "9999-12-31T23:59:59Z")
+    XCTAssertEqual(ISO8601Date.format(Date(timeIntervalSince1970: .nan)), "1970-01-01T00:00:00Z")
+    XCTAssertEqual(ISO8601Date.format(date("0000-01-01T00:00:00+01:00")!), "-0001-12-31T23:00:00Z")
+    XCTAssertTrue(ISO8601Date.isRepresentable(date("9999-12-31T23:59:59Z")!))
+    XCTAssertFalse(ISO8601Date.isRepresentable(Date(timeIntervalSince1970: 1e308)))
+  }
+
   func testFormatThenParseIsExactToTheMicrosecond() {
     for text in ["2026-05-16T17:05:12.123456Z", "2026-05-16T17:05:12.001Z", "1999-12-31T23:59:59.999999Z"] {
       let parsed = date(text)!

@@ -122,6 +122,27 @@ final class LocationStoreTests: XCTestCase {
     XCTAssertEqual(try scratch.store.count(), 1)
   }
 
+  func testDatesNoCalendarCanWriteAreRefused() throws {
+    let scratch = try ScratchStore()
+    for seconds in [1e308, -1e308, 253_402_300_800, -377_705_116_801] {
+      let error = storeError {
+        try scratch.store.add(
+          Location(id: "far", latitude: 0, longitude: 0, date: Date(timeIntervalSince1970: seconds)))
+      }
+      guard case .invalidPlace(let message)? = error else {
+        XCTFail("\(seconds): expected invalidPlace, got \(String(describing: error))")
+        continue
+      }
+      XCTAssertTrue(message.hasPrefix("place 'far': the date ("), message)
+      XCTAssertTrue(message.hasSuffix(" is outside the years -9999…9999"), message)
+    }
+    XCTAssertEqual(try scratch.store.count(), 0)
+    let edge = Location(
+      id: "edge", latitude: 0, longitude: 0, date: Date(timeIntervalSince1970: 253_402_300_799))
+    try scratch.store.add(edge)
+    XCTAssertEqual(try scratch.store.location(id: "edge"), edge)
+  }
+
   func testUpdateReplacesEveryFieldAndKnowsUnknownIDs() throws {
     let scratch = try ScratchStore()
     var place = storePlace("a", "before")
