@@ -137,11 +137,12 @@ private struct ByteParser {
       let nameOffset = index
       let name = try parseString()
       if !names.insert(name).inserted {
-        throw Failure(offset: nameOffset, message: "duplicate member \(JSONWriter.quoted(name)) in an object")
+        throw Failure(
+          offset: nameOffset, message: "duplicate member \(JSONWriter.quotedExcerpt(name)) in an object")
       }
       skipWhitespace()
       guard current == UInt8(ascii: ":") else {
-        throw unexpected("':' after the member name \(JSONWriter.quoted(name))")
+        throw unexpected("':' after the member name \(JSONWriter.quotedExcerpt(name))")
       }
       index += 1
       skipWhitespace()
@@ -313,7 +314,8 @@ private struct ByteParser {
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
-      throw Failure(offset: start, message: "number \(text) is too large")
+      let shown = text.utf8.count > JSONWriter.excerptLength ? "of \(text.utf8.count) characters" : text
+      throw Failure(offset: start, message: "number \(shown) is too large")
     }
     return value
   }

@@ -38,7 +38,7 @@ public enum JSONValue: Hashable, Sendable {
     case .null: return "null"
     case .bool(let value): return value ? "true" : "false"
     case .number(let value): return "the number \(JSONWriter.numberText(value))"
-    case .string(let value): return "the string \(JSONWriter.quoted(value))"
+    case .string(let value): return "the string \(JSONWriter.quotedExcerpt(value))"
     case .array: return "an array"
     case .object: return "an object"
     }

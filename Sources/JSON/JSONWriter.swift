@@ -40,6 +40,18 @@ public enum JSONWriter {
     return (negative ? "-" : "") + text
   }
 
+  /// How many characters of an input a message quotes: a 200 MB string in a file must not become a 200 MB
+  /// line on stderr.
+  public static let excerptLength = 80
+
+  /// `text` quoted for a message: like `quoted`, but at most `limit` characters of it, then `…` and its
+  /// size in bytes (`"aaaa…" (1000000 bytes)`).
+  public static func quotedExcerpt(_ text: String, limit: Int = excerptLength) -> String {
+    let head = text.prefix(limit + 1)
+    guard head.count > limit else { return quoted(text) }
+    return quoted(String(head.dropLast()) + "…") + " (\(text.utf8.count) bytes)"
+  }
+
   /// A JSON string literal: quotes, backslashes and control characters escaped; everything else as is.
   public static func quoted(_ text: String) -> String {
     var output = "\""

@@ -96,12 +96,14 @@ enum CSV {
 
     var set = collector.finish()
     let ignored =
-      layout.unknown.map { JSONWriter.quoted($0.name) }
+      layout.unknown.map { JSONWriter.quotedExcerpt($0.name) }
       + unnamedWithValues.sorted().map { "column \($0 + 1) (no name)" }
     if !ignored.isEmpty {
+      // A header with a million columns must not become an 11 MB warning: name a few, count the rest.
+      let named = ignored.prefix(8).joined(separator: ", ")
+      let more = ignored.count > 8 ? " and \(ignored.count - 8) more" : ""
       set.warnings.insert(
-        "line \(headerLine): ignored columns that mymap does not read: \(ignored.joined(separator: ", "))",
-        at: 0)
+        "line \(headerLine): ignored columns that mymap does not read: \(named)\(more)", at: 0)
     }
     return set
   }
@@ -171,8 +173,9 @@ enum CSV {
           if let earlier = index[column.rawValue] {
             throw .invalidLine(
               file: file, line: line,
-              message: "columns \(earlier + 1) (\(JSONWriter.quoted(header[earlier]))) and \(offset + 1) "
-                + "(\(JSONWriter.quoted(raw))) are both the \(column.headerName)")
+              message:
+                "columns \(earlier + 1) (\(JSONWriter.quotedExcerpt(header[earlier]))) and \(offset + 1) "
+                + "(\(JSONWriter.quotedExcerpt(raw))) are both the \(column.headerName)")
           }
           index[column.rawValue] = offset
         } else {
@@ -183,7 +186,7 @@ enum CSV {
       guard !missing.isEmpty else { return }
       var message: String
       if missing.count == 2 {
-        let names = header.prefix(4).map { JSONWriter.quoted($0) }.joined(separator: ", ")
+        let names = header.prefix(4).map { JSONWriter.quotedExcerpt($0) }.joined(separator: ", ")
         message =
           "the first line must be a header naming the columns, latitude and longitude among them; "
           + "found \(names)\(header.count > 4 ? ", …" : "")"

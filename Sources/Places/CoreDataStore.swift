@@ -123,6 +123,15 @@ public enum CoreDataStore {
         id: storeUUID.map { stableID(storeUUID: $0, primaryKey: key) }, latitude: latitude,
         longitude: longitude, locationDescription: row.text(4) ?? "", category: category, date: date,
         placemark: placemark, photoPath: photoPath)
+      if let oversized = location.oversizedText() {
+        throw .invalidRecord(file: path, record: record, message: oversized)
+      }
+      guard locations.count < InputLimits.maximumPlaces else {
+        throw .invalidDocument(
+          file: path,
+          message: "the store holds more than \(InputLimits.maximumPlaces) places, the most one file may hold"
+        )
+      }
       if storeUUID == nil {
         _ = ids.register(location, explicit: false, index: locations.count, record: record)
       }
@@ -382,7 +391,7 @@ private struct Row {
     switch sqlite3_column_type(statement, column) {
     case SQLITE_NULL: return "NULL"
     case SQLITE_INTEGER, SQLITE_FLOAT: return JSONWriter.numberText(sqlite3_column_double(statement, column))
-    case SQLITE_TEXT: return JSONWriter.quoted(text(column) ?? "")
+    case SQLITE_TEXT: return JSONWriter.quotedExcerpt(text(column) ?? "")
     default: return "a blob of \(sqlite3_column_bytes(statement, column)) bytes"
     }
   }
@@ -424,7 +433,7 @@ private final class StoreConnection {
         "the store's \(wal ? "-wal" : "-journal") file could not be read; changes the app made since its last"
           + " checkpoint may be missing")
     }
-    try open(Self.immutableURI(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+    try open(SQLiteURI.immutable(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
   }
 
   deinit {
@@ -519,22 +528,5 @@ private final class StoreConnection {
   /// The size of a file; 0 when there is none.
   private static func size(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-  }
-
-  /// `file:` URI for `path` with `immutable=1`: absolute, every byte outside the unreserved set
-  /// percent-encoded (SQLite decodes `%HH`; `?`, `#` and `%` in a name would otherwise break the URI).
-  private static func immutableURI(_ path: String) -> String {
-    let absolute =
-      path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
-    var encoded = ""
-    for byte in absolute.utf8 {
-      if unreserved.contains(byte) {
-        encoded.append(Character(Unicode.Scalar(byte)))
-      } else {
-        encoded += String(format: "%%%02X", byte)
-      }
-    }
-    return "file://\(encoded)?immutable=1"
   }
 }

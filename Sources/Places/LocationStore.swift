@@ -37,27 +37,67 @@ public final class LocationStore: @unchecked Sendable {
     return joined(home, ".local/share/mymap/" + file)
   }
 
-  /// Opens the store at `path` and brings its schema up to date. Unless `create` is false, a missing file
-  /// is created, with its folders.
-  public convenience init(path: String, create: Bool = true) throws(LocationStoreError) {
-    try self.init(path: path, create: create, migrations: StoreSchema.migrations)
+  /// How a store is opened.
+  public enum Access: Sendable {
+    /// Reads and writes; the schema is brought up to date.
+    case readWrite
+    /// Only reads, and writes nothing at all, so a store on a read-only or full disk can still be read.
+    case readOnly
+  }
+
+  /// Opens the store at `path`. Read-write, it brings the schema up to date, and unless `create` is false a
+  /// missing file is created, with its folders. Read-only, the file must exist and be up to date.
+  public convenience init(path: String, create: Bool = true, access: Access = .readWrite)
+    throws(LocationStoreError)
+  {
+    try self.init(path: path, create: create, access: access, migrations: StoreSchema.migrations)
   }
 
   /// Opens with a given list of migrations (tests use it to play a future version).
-  init(path: String, create: Bool, migrations: [StoreMigration]) throws(LocationStoreError) {
+  init(path: String, create: Bool, access: Access = .readWrite, migrations: [StoreMigration])
+    throws(LocationStoreError)
+  {
     self.path = path
-    try Self.prepareFolder(path: path, create: create)
-    do throws(LocationStoreError) {
-      database = try StoreDatabase(path: path, create: create)
-    } catch {
-      throw .cannotOpen(path: path, reason: error.message)
-    }
-    database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
-    try Self.migrate(database, path: path, migrations: migrations)
+    let readOnly = access == .readOnly
+    try Self.prepareFolder(path: path, create: create && !readOnly)
+    database = try Self.connect(path: path, create: create, readOnly: readOnly)
+    try Self.migrate(database, path: path, migrations: migrations, readOnly: readOnly)
     // Per connection. NORMAL is safe in WAL mode (a power cut may lose the last commits, never corrupt).
     // A 32 MB page cache instead of 2 MB: a million-place import takes 8.5 s instead of 11 s.
     try database.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768;")
     try database.registerCaseFold()
+  }
+
+  /// The connection, with its busy timeout. A read-only store whose WAL index cannot be made beside it (a
+  /// read-only mount, a full disk) is read as immutable: nothing can be writing it there.
+  private static func connect(path: String, create: Bool, readOnly: Bool) throws(LocationStoreError)
+    -> StoreDatabase
+  {
+    do throws(LocationStoreError) {
+      let database = try StoreDatabase(path: path, create: create, readOnly: readOnly)
+      database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
+      guard readOnly else { return database }
+      do throws(LocationStoreError) {
+        _ = try database.text("SELECT count(*) FROM sqlite_master")
+        return database
+      } catch {
+        // SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_FULL: the -shm file could not be made.
+        guard [8, 10, 13, 14].contains(database.lastErrorCode) else { return database }
+      }
+      return try StoreDatabase(path: path, create: false, readOnly: true, immutable: true)
+    } catch {
+      throw .cannotOpen(path: path, reason: diskProblem(near: path) ?? error.message)
+    }
+  }
+
+  /// SQLite says "unable to open database file" or "disk I/O error" where the cause is the disk: say that.
+  private static func diskProblem(near path: String) -> String? {
+    let folder = (URL(fileURLWithPath: path).path as NSString).deletingLastPathComponent
+    var info = statvfs()
+    guard statvfs(folder, &info) == 0 else { return nil }
+    if info.f_flag & UInt(ST_RDONLY) != 0 { return "it is on a read-only file system" }
+    if info.f_bavail == 0 { return "the disk is full" }
+    return nil
   }
 
   /// A new random id: a UUID, lowercased.
@@ -326,7 +366,12 @@ extension LocationStore {
     guard !path.isEmpty else { throw .cannotOpen(path: path, reason: "the path is empty") }
     var isDirectory: ObjCBool = false
     if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-      if isDirectory.boolValue { throw .cannotOpen(path: path, reason: "it is a folder, not a file") }
+      if isDirectory.boolValue { throw .wrongFile(path: path, reason: "it is a folder, not a file") }
+      // SQLite would wait forever for a FIFO's writer, or read a device's endless bytes.
+      var info = stat()
+      if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+        throw .wrongFile(path: path, reason: "it is not a regular file")
+      }
       return
     }
     guard create else { throw .cannotOpen(path: path, reason: "the file does not exist") }
@@ -389,9 +434,9 @@ extension LocationStore {
   }
 
   /// Recognises the file, switches it to WAL, and runs the migrations it lacks in one transaction.
-  private static func migrate(_ database: StoreDatabase, path: String, migrations: [StoreMigration])
-    throws(LocationStoreError)
-  {
+  private static func migrate(
+    _ database: StoreDatabase, path: String, migrations: [StoreMigration], readOnly: Bool
+  ) throws(LocationStoreError) {
     assert(
       migrations.enumerated().allSatisfy { $0.element.version == $0.offset + 1 },
       "migrations must be numbered 1, 2, 3… in order")
@@ -413,11 +458,15 @@ extension LocationStore {
       found = try contents(database)
     } catch {
       if database.lastErrorCode == 26 {  // SQLITE_NOTADB
-        throw .cannotOpen(path: path, reason: "it is not an SQLite database")
+        throw .wrongFile(path: path, reason: "it is not an SQLite database")
       }
-      throw .cannotOpen(path: path, reason: error.message)
+      throw .cannotOpen(path: path, reason: diskProblem(near: path) ?? error.message)
     }
     let current = try version(found)
+    if readOnly {
+      guard current == latest else { throw .needsUpgrade(path: path, version: current) }
+      return
+    }
     // Only now that the file is known to be ours: a foreign database is never switched to WAL.
     try enableWAL(database)
     guard current < latest else { return }
@@ -496,6 +545,7 @@ extension LocationStore {
     if let date = location.date, !date.timeIntervalSince1970.isFinite {
       throw problem("the date is not a finite time")
     }
+    if let oversized = location.oversizedText() { throw problem(oversized) }
     if let date = location.date, !ISO8601Date.isRepresentable(date) {
       throw problem("the date (\(date.timeIntervalSince1970) s since 1970) is outside the years -9999…9999")
     }

@@ -16,11 +16,20 @@ final class StoreDatabase {
   let handle: OpaquePointer
   private var statements: [String: OpaquePointer] = [:]
 
-  /// Opens `path` for reading and writing, creating the file when `create` is true.
-  init(path: String, create: Bool) throws(LocationStoreError) {
+  /// Opens `path` for reading and writing, creating the file when `create` is true; or only for reading.
+  /// `immutable`: read without the WAL's shared-memory file, for a store on a read-only or full disk where
+  /// that file cannot be made (nothing else can be writing such a store).
+  init(path: String, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws(LocationStoreError)
+  {
     var opened: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-    let status = sqlite3_open_v2(path, &opened, flags, nil)
+    var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+    flags |= SQLITE_OPEN_NOMUTEX
+    var name = path
+    if immutable {
+      flags |= SQLITE_OPEN_URI
+      name = SQLiteURI.immutable(path)
+    }
+    let status = sqlite3_open_v2(name, &opened, flags, nil)
     guard status == SQLITE_OK, let opened else {
       let message =
         opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))

@@ -17,19 +17,32 @@ public enum LocationsFile {
     -> LocationSet
   {
     if path == "-" { return try readStandardInput(format: format) }
-    let data = try contents(of: path)
-    // Core Data: SQLite is read through its file (it may have a journal beside it), not from the bytes.
-    if format == nil && CoreDataStore.looksLikeCoreDataStore(data) {
+    // Core Data: SQLite is read through its file (it may have a journal beside it), not from the bytes,
+    // and it may be larger than any text file mymap reads.
+    if format == nil && CoreDataStore.looksLikeCoreDataStore(filePrefix(path)) {
       return try CoreDataStore.read(path: path)
     }
-    return try read(data: data, name: path, format: format)
+    return try read(data: try contents(of: path), name: path, format: format)
   }
 
   /// Reads all of standard input.
   public static func readStandardInput(format: LocationsFormat? = nil) throws(LocationsFileError)
     -> LocationSet
   {
-    try read(data: FileHandle.standardInput.readDataToEndOfFile(), name: standardInputName, format: format)
+    let data: Data
+    do throws(BoundedInput.Failure) {
+      data = try BoundedInput.read(descriptor: STDIN_FILENO, limit: InputLimits.maximumFileBytes)
+    } catch {
+      throw failure(error, file: standardInputName)
+    }
+    return try read(data: data, name: standardInputName, format: format)
+  }
+
+  private static func failure(_ failure: BoundedInput.Failure, file: String) -> LocationsFileError {
+    switch failure {
+    case .tooLarge(let limit): return .tooLarge(file: file, limit: limit)
+    case .system(let reason): return .unreadable(file: file, reason: reason)
+    }
   }
 
   /// Reads a file's bytes. `name` is the file as the user knows it: messages start with it. (A Core Data
@@ -148,15 +161,25 @@ public enum LocationsFile {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
+  /// The first bytes of a regular file (empty for anything else, which is never an SQLite database).
+  private static func filePrefix(_ path: String) -> Data {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+      let handle = FileHandle(forReadingAtPath: path)
+    else { return Data() }
+    defer { try? handle.close() }
+    return (try? handle.read(upToCount: 16)) ?? Data()
+  }
+
   private static func contents(of path: String) throws(LocationsFileError) -> Data {
     let manager = FileManager.default
     var isDirectory: ObjCBool = false
     guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .fileNotFound(file: path) }
     if isDirectory.boolValue { throw .unreadable(file: path, reason: "it is a directory") }
-    do {
-      return try Data(contentsOf: URL(fileURLWithPath: path))
+    do throws(BoundedInput.Failure) {
+      return try BoundedInput.read(path: path, limit: InputLimits.maximumFileBytes)
     } catch {
-      throw .unreadable(file: path, reason: reason(for: error, path: path))
+      throw failure(error, file: path)
     }
   }
 

@@ -4,6 +4,8 @@
 public enum LocationsFileError: Error, Hashable, Sendable, CustomStringConvertible {
   case fileNotFound(file: String)
   case unreadable(file: String, reason: String)
+  /// Larger than `InputLimits.maximumFileBytes` (a stream: it gave more than that).
+  case tooLarge(file: String, limit: Int)
   /// Nothing but white space (and perhaps a byte order mark).
   case emptyFile(file: String)
   /// A format mymap knows of but does not read (KML).
@@ -29,6 +31,9 @@ public enum LocationsFileError: Error, Hashable, Sendable, CustomStringConvertib
       return "\(file): no such file"
     case .unreadable(let file, let reason):
       return "\(file): cannot read the file: \(reason)"
+    case .tooLarge(let file, let limit):
+      return
+        "\(file): the file is larger than \(InputLimits.bytes(limit)), the most mymap reads as one locations file"
     case .emptyFile(let file):
       return "\(file): the file is empty; expected \(LocationsFormat.anyContent)"
     case .unsupportedFormat(let file, let format):

@@ -81,7 +81,7 @@ public enum LocationsFormat: String, Sendable, CaseIterable {
     if head.contains(0) { return "binary data" }
     let line = String(decoding: head, as: UTF8.self).prefix { $0 != "\n" && $0 != "\r" }
     let shown = line.count > 40 ? String(line.prefix(40)) + "…" : String(line)
-    return "text starting with \(JSONWriter.quoted(shown))"
+    return "text starting with \(JSONWriter.quotedExcerpt(shown))"
   }
 
   /// What a message says was found instead of either format.
@@ -98,10 +98,10 @@ public enum LocationsFormat: String, Sendable, CaseIterable {
         "GeometryCollection",
       ]
       if geometries.contains(type) { return "a GeoJSON \(type) geometry (wrap it in a Feature)" }
-      return "an object whose \"type\" is \(JSONWriter.quoted(type))"
+      return "an object whose \"type\" is \(JSONWriter.quotedExcerpt(type))"
     }
     guard !members.isEmpty else { return "an empty object" }
-    let names = members.prefix(3).map { JSONWriter.quoted($0.name) }.joined(separator: ", ")
+    let names = members.prefix(3).map { JSONWriter.quotedExcerpt($0.name) }.joined(separator: ", ")
     return "an object with members \(names)\(members.count > 3 ? ", …" : "")"
   }
 }

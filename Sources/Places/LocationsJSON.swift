@@ -16,7 +16,8 @@ enum LocationsJSON {
         throw .invalidRecord(file: file, record: "user", message: error.message)
       }
     }
-    guard let value = top["locations"] else { return LocationSet(user: user) }
+    // `"locations": null` is a mistake, not "no places": only a missing member means that.
+    guard let value = document["locations"] else { return LocationSet(user: user) }
     guard case .array(let elements) = value else {
       throw .invalidDocument(file: file, message: "\"locations\" must be an array, not \(value.summary)")
     }

@@ -100,7 +100,7 @@ func degrees(_ value: JSONValue, _ axis: Axis) throws(RecordProblem) -> Double {
       throw RecordProblem("\(axis) must be a number, not \(value.summary)")
     }
     guard number.isFinite else {
-      throw RecordProblem("\(axis) \(JSONWriter.quoted(text)) is not a finite number")
+      throw RecordProblem("\(axis) \(JSONWriter.quotedExcerpt(text)) is not a finite number")
     }
     throw RecordProblem("\(axis) must be a number, not \(value.summary) (remove the quotes)")
   default:
@@ -115,11 +115,11 @@ func degrees(_ value: JSONValue, _ axis: Axis) throws(RecordProblem) -> Double {
 func isoDate(_ text: String, field: String, warnings: inout [String]) throws(RecordProblem) -> Date {
   guard let parsed = ISO8601Date.parse(text) else {
     throw RecordProblem(
-      "\(field) \(JSONWriter.quoted(text)) is not an ISO 8601 date"
+      "\(field) \(JSONWriter.quotedExcerpt(text)) is not an ISO 8601 date"
         + " (expected e.g. \"2026-11-29\" or \"2026-11-29T10:00:00Z\")")
   }
   if !parsed.hasTimeZone {
-    warnings.append("\(field) \(JSONWriter.quoted(text)) has no time zone; read as UTC")
+    warnings.append("\(field) \(JSONWriter.quotedExcerpt(text)) has no time zone; read as UTC")
   }
   return parsed.date
 }
@@ -130,7 +130,8 @@ func categoryName(_ text: String, warnings: inout [String]) -> String {
   if text.isEmpty { return Category.default.name }
   if let known = Category.matching(text) { return known.name }
   warnings.append(
-    "unknown category \(JSONWriter.quoted(text)) (kept; known: \(Category.names.joined(separator: ", ")))")
+    "unknown category \(JSONWriter.quotedExcerpt(text)) (kept; known: \(Category.names.joined(separator: ", ")))"
+  )
   return text
 }
 
@@ -140,18 +141,18 @@ func degrees(text: String, _ axis: Axis, field: String) throws(RecordProblem) ->
   let trimmed = trimmedSpaces(text)
   guard !trimmed.isEmpty else { throw RecordProblem("\(field) is empty") }
   guard let number = Double(trimmed) else {
-    var message = "\(field) \(JSONWriter.quoted(trimmed)) is not a number"
+    var message = "\(field) \(JSONWriter.quotedExcerpt(trimmed)) is not a number"
     if trimmed.contains(","), Double(trimmed.replacingOccurrences(of: ",", with: ".")) != nil {
       message += " (use a point as the decimal separator)"
     }
     throw RecordProblem(message)
   }
   guard number.isFinite else {
-    throw RecordProblem("\(field) \(JSONWriter.quoted(trimmed)) is not a finite number")
+    throw RecordProblem("\(field) \(JSONWriter.quotedExcerpt(trimmed)) is not a finite number")
   }
   // Swift also reads hexadecimal (`0x1p4`), which no file means as degrees.
   guard trimmed.utf8.allSatisfy({ isDecimalNumberByte($0) }) else {
-    throw RecordProblem("\(field) \(JSONWriter.quoted(trimmed)) is not a number")
+    throw RecordProblem("\(field) \(JSONWriter.quotedExcerpt(trimmed)) is not a number")
   }
   guard abs(number) <= axis.limit else {
     let limit = JSONWriter.numberText(axis.limit)

@@ -20,11 +20,16 @@ struct RecordCollector {
   mutating func add(
     _ read: ReadRecord, record: String, warnings recordWarnings: [String]
   ) throws(RecordProblem) {
+    if let oversized = read.location.oversizedText() { throw RecordProblem(oversized) }
+    guard locations.count < InputLimits.maximumPlaces else {
+      throw RecordProblem(
+        "the file holds more than \(InputLimits.maximumPlaces) places, the most one file may hold")
+    }
     warnings += recordWarnings.map { "\(record): \($0)" }
     if let owner = ids.register(
       read.location, explicit: read.hasOwnID, index: locations.count, record: record)
     {
-      throw RecordProblem("duplicate id \(JSONWriter.quoted(read.location.id)) (\(owner) has it too)")
+      throw RecordProblem("duplicate id \(JSONWriter.quotedExcerpt(read.location.id)) (\(owner) has it too)")
     }
     if read.hasOwnID { givenIDs.insert(read.location.id) }
     locations.append(read.location)
@@ -68,7 +73,7 @@ func coordinateMembers(_ fields: RecordFields) throws(RecordProblem) -> (latitud
       missing.map(\.rawValue).joined(separator: " and ")
       + (missing.count == 1 ? " is missing" : " are missing")
     let renames = missing.compactMap { axis in
-      axis.shortNames.first(where: fields.has).map { "\(JSONWriter.quoted($0)) to \"\(axis)\"" }
+      axis.shortNames.first(where: fields.has).map { "\(JSONWriter.quotedExcerpt($0)) to \"\(axis)\"" }
     }
     if !renames.isEmpty { message += " (rename " + renames.joined(separator: ", ") + ")" }
     throw RecordProblem(message)

@@ -26,7 +26,8 @@ final class TextLayout {
   /// Text measured against a Cairo context (any context: the metrics do not depend on it). `letterSpacing`
   /// is extra space between letters, in points (Pango adds none after the last letter).
   init(text: String, font: FontSpec, maxWidth: Double?, letterSpacing: Double = 0, context: OpaquePointer) {
-    let single = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    let single = Self.visiblePart(of: text, font: font, maxWidth: maxWidth)
+      .split(whereSeparator: \.isNewline).joined(separator: " ")
     layout = pango_cairo_create_layout(context)
     let pangoContext = pango_layout_get_context(layout)
     pango_cairo_context_set_font_options(pangoContext, TextLayout.fontOptions)
@@ -56,6 +57,15 @@ final class TextLayout {
     size = PixelSize(width: Double(logical.width) / scale, height: Double(logical.height) / scale)
     baseline = Double(pango_layout_get_baseline(layout)) / scale
     unknownGlyphs = Int(pango_layout_get_unknown_glyphs_count(layout))
+  }
+
+  /// No font sets more than a few characters per em, so past `maxWidth` only a bounded start of a text can
+  /// show: Pango is never asked to shape a 20 MB title (it took 2 GB) to draw one line of it.
+  static func visiblePart(of text: String, font: FontSpec, maxWidth: Double?) -> Substring {
+    guard let maxWidth, maxWidth.isFinite, font.size > 0 else { return text[...] }
+    let limit = max(64, Int(min(maxWidth / font.size * 8, 100_000)))
+    let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex) ?? text.endIndex
+    return text[..<end]
   }
 
   private static func logicalRect(_ layout: OpaquePointer) -> PangoRectangle {

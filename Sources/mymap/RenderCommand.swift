@@ -248,7 +248,7 @@ enum RenderCommand {
       let storePath = StoreAccess.path(arguments)
       let onlyOverlays = arguments.isGiven("user") || arguments.isGiven("center")
       if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return LocationSet() }
-      let store = try StoreAccess.open(arguments, create: false)
+      let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
       do {
         return LocationSet(locations: try store.locations(filter, order: .dateAscending))
       } catch {

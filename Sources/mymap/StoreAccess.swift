@@ -15,14 +15,17 @@ enum StoreAccess {
   }
 
   /// Opens the store; `create` false fails when there is none yet (a read-only command says so plainly).
-  static func open(_ arguments: ParsedArguments, create: Bool = true) throws(CLIError) -> LocationStore {
+  /// Commands that only read open it `.readOnly`, so a store on a read-only or full disk can be read.
+  static func open(
+    _ arguments: ParsedArguments, create: Bool = true, access: LocationStore.Access = .readWrite
+  ) throws(CLIError) -> LocationStore {
     let path = path(arguments)
-    if !create && !FileManager.default.fileExists(atPath: path) {
+    if (!create || access == .readOnly) && !FileManager.default.fileExists(atPath: path) {
       throw .usage(
         "no places stored yet (\(path) does not exist); add some with 'mymap add' or 'mymap import'")
     }
     do {
-      return try LocationStore(path: path, create: create)
+      return try LocationStore(path: path, create: create, access: access)
     } catch {
       throw map(error)
     }
@@ -32,8 +35,8 @@ enum StoreAccess {
   static func map(_ error: LocationStoreError) -> CLIError {
     switch error {
     case .unknownID, .duplicateID, .invalidPlace: return .usage(error.description)
-    case .notAStore, .newerSchema: return .badInput(error.description)
-    case .cannotOpen, .failed: return .failure(error.description)
+    case .wrongFile, .notAStore, .newerSchema: return .badInput(error.description)
+    case .cannotOpen, .needsUpgrade, .failed: return .failure(error.description)
     }
   }
 }

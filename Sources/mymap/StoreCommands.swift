@@ -91,7 +91,7 @@ enum ListCommand {
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
     let filter = try FilterOptions.filter(arguments)
-    let store = try StoreAccess.open(arguments, create: false)
+    let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
     do {
       let output = BufferedOutput()
       if arguments.flag("json") {
@@ -137,7 +137,7 @@ enum ShowCommand {
     options: [.flag("json", help: "Write mymap locations JSON instead, for scripts."), StoreAccess.option])
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
-    let store = try StoreAccess.open(arguments, create: false)
+    let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
     let place: Location
     do {
       place = try store.resolve(idOrPrefix: arguments.positional("ID")!)

@@ -195,7 +195,7 @@ enum TilesFetchCommand {
       places = set.locations.filter(filter.includes)
       user = set.user?.coordinate
     } else {
-      let store = try StoreAccess.open(arguments, create: false)
+      let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
       do {
         places = try store.locations(filter, order: .dateAscending)
       } catch {

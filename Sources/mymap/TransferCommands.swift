@@ -98,7 +98,7 @@ enum ExportCommand {
     let filter = try FilterOptions.filter(arguments)
     let target = try OutputFile.targets(
       [(out, "--out")], inputs: [ProtectedInput(path: StoreAccess.path(arguments), role: "the places store")])
-    let store = try StoreAccess.open(arguments, create: false)
+    let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
     let places: [Location]
     do {
       places = try store.locations(filter, order: .dateAscending)

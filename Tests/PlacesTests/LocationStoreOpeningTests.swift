@@ -69,7 +69,7 @@ final class LocationStoreOpeningTests: XCTestCase {
     let file = try folder.write("latitude,longitude\n1,2\n", to: "places.csv").path
     XCTAssertEqual(
       storeError { _ = try LocationStore(path: file) },
-      .cannotOpen(path: file, reason: "it is not an SQLite database"))
+      .wrongFile(path: file, reason: "it is not an SQLite database"))
     XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "latitude,longitude\n1,2\n")
   }
 
@@ -105,7 +105,7 @@ final class LocationStoreOpeningTests: XCTestCase {
       .cannotOpen(path: underFile, reason: "'\(folder.url("file").path)' is a file, not a folder"))
     XCTAssertEqual(
       storeError { _ = try LocationStore(path: folder.path) },
-      .cannotOpen(path: folder.path, reason: "it is a folder, not a file"))
+      .wrongFile(path: folder.path, reason: "it is a folder, not a file"))
     let missing = path("missing.sqlite")
     XCTAssertEqual(
       storeError { _ = try LocationStore(path: missing, create: false) },

@@ -461,3 +461,25 @@ final class SnapshotterTests: XCTestCase {
       RGBA(plainImage, 5, 5).distance(to: placeholder), 2, "background and placeholder look different")
   }
 }
+
+/// A library user may hand any title to the renderer: a 5 MB one used to cost ~100 bytes of memory per byte
+/// in text layout. Only the start that can show is laid out; the callout is as wide as any long title's.
+final class LongTitleTests: XCTestCase {
+  func testAHugeTitleIsCutToWhatCanShow() throws {
+    let font = FontSpec(family: "DejaVu Sans", size: 15, bold: true)
+    let huge = String(repeating: "W", count: 5_000_000)
+    XCTAssertEqual(TextLayout.visiblePart(of: huge, font: font, maxWidth: 220).count, 117)
+    XCTAssertEqual(TextLayout.visiblePart(of: "short", font: font, maxWidth: 220), "short")
+    XCTAssertEqual(TextLayout.visiblePart(of: huge, font: font, maxWidth: nil).count, 5_000_000)
+
+    let long = String(repeating: "Wide title ", count: 40)
+    var layouts: [MapLayout.AnnotationLayout] = []
+    for title in [long, huge] {
+      let result = try Snapshotter.render(
+        RenderKit.request([RenderKit.place("a", 48.85, 2.35, title: title)], width: 600, height: 300))
+      layouts.append(try XCTUnwrap(result.layout.annotations.first))
+    }
+    XCTAssertEqual(layouts[0].callout, layouts[1].callout)
+    XCTAssertLessThanOrEqual(try XCTUnwrap(layouts[1].callout).width, 300)
+  }
+}
