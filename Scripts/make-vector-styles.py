@@ -41,9 +41,8 @@ LIGHT = {
     "bridge_casing": "#bfb8ae",
     "tunnel": "#f6f4f0",
     "tunnel_casing": "#d3cec6",
-    "path": "#d3ccc1",
+    "path": "#fbfaf7",
     "rail": "#bdb7ae",
-    "rail_hatch": "#efece6",
     "tram": "#cbc5bc",
     "platform": "#dcd7cf",
     "boundary": "#b9aec4",
@@ -77,9 +76,8 @@ DARK = {
     "bridge_casing": "#191b1f",
     "tunnel": "#383b41",
     "tunnel_casing": "#2a2d32",
-    "path": "#4b4f56",
+    "path": "#3f434a",
     "rail": "#555961",
-    "rail_hatch": "#2b2e33",
     "tram": "#474b52",
     "platform": "#3a3d43",
     "boundary": "#5d5668",
@@ -244,9 +242,8 @@ def road_layers(c):
                        ["all", ["match", ["get", "class"], ["path", "track"], True, False],
                         ["!=", ["get", "brunnel"], "tunnel"]],
                        {"line-color": c["path"],
-                        "line-width": interpolate({14: 0.6, 16: 1.1, 18: 2.2}, 1.3),
-                        "line-dasharray": [2, 1.5]},
-                       minzoom=14, layout={"line-cap": "butt"}))
+                        "line-width": interpolate({14: 0.5, 16: 1.0, 18: 2.2}, 1.3)},
+                       minzoom=14))
     layers.append(line("platform", "transportation", ["==", ["get", "class"], "platform"],
                        {"line-color": c["platform"], "line-width": interpolate({15: 1.0, 18: 4.0}, 1.3)},
                        minzoom=15))
@@ -264,13 +261,6 @@ def road_layers(c):
                         "line-width": interpolate({12: 0.4, 14: 0.8, 16: 1.6, 18: 3.0}, 1.3),
                         "line-opacity": ["case", ["has", "service"], 0.7, 1]},
                        minzoom=12))
-    layers.append(line("rail-hatch", "transportation",
-                       ["all", ["==", ["get", "class"], "rail"], ["!", ["has", "service"]],
-                        ["!=", ["get", "brunnel"], "tunnel"]],
-                       {"line-color": c["rail_hatch"],
-                        "line-width": interpolate({15: 0.6, 18: 1.6}, 1.3),
-                        "line-dasharray": [0.4, 4]},
-                       minzoom=15, layout={"line-cap": "butt"}))
     bridge_classes = ["path", "track"] + ROAD_ORDER
     layers.append(line("bridge-casing", "transportation",
                        ["all", ["==", ["get", "brunnel"], "bridge"],
