@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "Places", targets: ["Places"]),
     .library(name: "Tiles", targets: ["Tiles"]),
     .library(name: "Rendering", targets: ["Rendering"]),
+    .library(name: "VectorTiles", targets: ["VectorTiles"]),
   ],
   targets: [
     .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
@@ -25,6 +26,8 @@ let package = Package(
     .target(name: "JSON"),
     .target(name: "MapMath"),
     .target(name: "Gzip", dependencies: ["CZlib"]),
+    // Pure Swift: the Mapbox Vector Tile protobuf, decoded with bounds on everything a tile claims.
+    .target(name: "VectorTiles"),
     .target(name: "Places", dependencies: ["JSON", "MapMath", "CSQLite"]),
     .target(name: "Tiles", dependencies: ["JSON", "MapMath", "Gzip", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
@@ -38,6 +41,7 @@ let package = Package(
     .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "TestSupport"]),
     .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
+    .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Gzip", "TestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Places", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
   ]
