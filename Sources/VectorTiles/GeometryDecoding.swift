@@ -44,7 +44,7 @@ struct GeometryDecoder {
         guard count <= reader.remaining / 2 else {
           throw VectorTileError(.commandCountTooLarge(count), offset: offset)
         }
-        try layer.reservePoints(count, offset: offset)
+        try layer.checkRoom(forPoints: count, offset: offset)
         try appendPoints(count, startingParts: id == Self.moveTo, from: &reader, into: &layer)
       case Self.closePath:
         guard type == .polygon else {

@@ -15,7 +15,7 @@ struct LayerBuilder {
   }
 
   /// Throws before `count` more vertices would pass the point budget.
-  mutating func reservePoints(_ count: Int, offset: Int) throws(VectorTileError) {
+  func checkRoom(forPoints count: Int, offset: Int) throws(VectorTileError) {
     guard count <= pointBudget - points.count else {
       throw VectorTileError(.tooMany(.points, limit: VectorTileLimits.maximumPointCount), offset: offset)
     }

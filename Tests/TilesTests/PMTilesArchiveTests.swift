@@ -38,7 +38,8 @@ final class PMTilesArchiveTests: XCTestCase {
     let metadata = try archive.metadata()
     XCTAssertEqual(metadata["name"], .string("mymap fixture"))
     XCTAssertEqual(metadata["attribution"], .string("© mymap tests"))
-    XCTAssertEqual(metadata["vector_layers"]?.memberNames, [])
+    guard case .array(let layers) = metadata["vector_layers"] else { return XCTFail("no vector_layers") }
+    XCTAssertEqual(layers.first?["id"], .string("water"))
   }
 
   func testEveryTileOfTheLeavesFixtureThroughLeafDirectories() throws {
