@@ -2,7 +2,8 @@
 ///
 /// Structural damage (unknown commands, missing parameters, LineTo without MoveTo, counts larger than the
 /// bytes left) fails the tile. Degenerate parts are dropped and counted instead: lines with fewer than two
-/// vertices, rings of zero area, and holes that come before any exterior ring.
+/// vertices, rings of zero area, and holes that come before any exterior ring. A ring that repeats its
+/// first vertex at the end loses the repeat, so every ring is open.
 struct GeometryDecoder {
   private static let moveTo: UInt32 = 1
   private static let lineTo: UInt32 = 2
@@ -86,7 +87,7 @@ struct GeometryDecoder {
   private mutating func finishPart(_ layer: inout LayerBuilder) {
     guard partOpen else { return }
     partOpen = false
-    let end = layer.points.count
+    var end = layer.points.count
     switch type {
     case .point:
       layer.partEnds.append(end)
@@ -94,6 +95,11 @@ struct GeometryDecoder {
       guard end - partStart >= 2 else { return layer.dropPart(from: partStart) }
       layer.partEnds.append(end)
     case .polygon:
+      // Rings are kept open; some encoders (tilemaker) repeat the first vertex at the end anyway.
+      if end - partStart >= 2 && layer.points[end - 1] == layer.points[partStart] {
+        layer.points.removeLast()
+        end -= 1
+      }
       let sign = Self.areaSign(layer.points[partStart..<end])
       guard sign != 0 else { return layer.dropPart(from: partStart) }
       if firstRingDecidesWinding && !keptRing { exteriorSign = sign }

@@ -2,6 +2,7 @@ import Foundation
 import Gzip
 import JSON
 import MapMath
+import Synchronization
 import TestSupport
 import Tiles
 import XCTest
@@ -56,6 +57,21 @@ final class PMTilesArchiveTests: XCTestCase {
     }
     XCTAssertNil(try archive.tile(tile(6, 0, 0)))
     XCTAssertEqual(try archive.metadata()["name"], .string("leaves"))
+  }
+
+  func testThreadsReadingAtOnceGetTheSameTiles() throws {
+    let archive = try PMTilesArchive(path: fixture("leaves.pmtiles"))
+    let ids = (0..<UInt64(1365)).compactMap { TileID(pmtilesID: $0) }
+    let expected = try ids.map { try archive.tile($0) }
+    let mismatches = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { worker in
+      // Each worker walks the tiles in its own order, all sharing one leaf cache.
+      for step in 0..<ids.count {
+        let index = (step * 7 + worker * 131) % ids.count
+        if (try? archive.tile(ids[index])) != expected[index] { mismatches.withLock { $0 += 1 } }
+      }
+    }
+    XCTAssertEqual(mismatches.withLock { $0 }, 0)
   }
 
   func testALookupReadsOnlyTheHeaderRootOneLeafAndTheTile() throws {

@@ -77,6 +77,16 @@ final class GeometryDecodingTests: XCTestCase {
     XCTAssertEqual(open.polygons.map(\.count), [1, 1])
   }
 
+  func testARingThatRepeatsItsFirstVertexIsKeptOpen() throws {
+    // MoveTo (0,0), LineTo (10,0) (10,10) (0,10) (0,0), ClosePath, as tilemaker sometimes writes.
+    let closed = try geometry(type: 3, [9, 0, 0, 34, 20, 0, 0, 20, 19, 0, 0, 19, 15])
+    XCTAssertEqual(
+      closed.parts.map(Array.init),
+      [[Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]])
+    // Lines keep a last vertex equal to the first: a closed line is a loop, not a ring.
+    XCTAssertEqual(try parts(type: 2, [9, 0, 0, 26, 20, 0, 0, 20, 19, 19]).first?.count, 4)
+  }
+
   func testCoordinatesOutsideTheExtentAreKept() throws {
     XCTAssertEqual(
       try parts(type: 1, [17, HandTile.zigzag(-128), HandTile.zigzag(-64), HandTile.zigzag(8320), 0]),
