@@ -10,10 +10,12 @@ let package = Package(
     .library(name: "Places", targets: ["Places"]),
     .library(name: "Tiles", targets: ["Tiles"]),
     .library(name: "Rendering", targets: ["Rendering"]),
+    .library(name: "VectorTiles", targets: ["VectorTiles"]),
   ],
   targets: [
     .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // libpng reports errors with setjmp/longjmp, which Swift cannot catch: a small C target turns them into codes.
     .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
     // libjpeg also reports errors with setjmp/longjmp: the same kind of C target keeps them out of Swift.
@@ -23,8 +25,11 @@ let package = Package(
     .target(name: "Arguments"),
     .target(name: "JSON"),
     .target(name: "MapMath"),
+    .target(name: "Gzip", dependencies: ["CZlib"]),
+    // Pure Swift: the Mapbox Vector Tile protobuf, decoded with bounds on everything a tile claims.
+    .target(name: "VectorTiles"),
     .target(name: "Places", dependencies: ["JSON", "MapMath", "CSQLite"]),
-    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
+    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "Gzip", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
     .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),
@@ -34,7 +39,9 @@ let package = Package(
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),
     .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
+    .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "TestSupport"]),
+    .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
+    .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Gzip", "TestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Places", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
   ]
