@@ -68,11 +68,12 @@ public struct Camera: Hashable, Sendable {
   }
 
   /// The tile zoom that draws crisply at this camera for tiles of `tileSize` pixels: the smallest whole zoom
-  /// whose tiles are drawn no larger than their own pixel size, kept inside the source's zoom range.
+  /// whose tiles are drawn no larger than their own pixel size, kept inside the source's zoom range. Total:
+  /// a tile size of 0 gives the top of the range, a negative one or a camera that is not a number the
+  /// bottom.
   public func tileZoom(tileSize: Int = 256, available: ClosedRange<Int> = 0...30) -> Int {
     let ideal = zoom + log2(scale * 256 / Double(tileSize))
-    let snapped = Int((ideal - 1e-9).rounded(.up))
-    return min(max(snapped, available.lowerBound), available.upperBound)
+    return clampedInteger((ideal - 1e-9).rounded(.up), in: available)
   }
 
   /// The tiles of zoom `tileZoom` that cover the image.

@@ -14,13 +14,15 @@ public struct TileID: Hashable, Comparable, Sendable, CustomStringConvertible {
     self.y = y
   }
 
-  /// The tile at zoom `z` containing a world point; x wraps around the world, y is clamped to the grid.
-  public init(containing point: WorldPoint, zoom z: Int) {
+  /// The tile at zoom `z` (clamped to 0…30) containing a world point; x wraps around the world, y is
+  /// clamped to the grid (a coordinate that is not a number gives column or row 0).
+  public init(containing point: WorldPoint, zoom: Int) {
+    let z = min(max(zoom, 0), 30)
     let count = 1 << z
     let scaled = Double(count)
-    var x = Int((point.x * scaled).rounded(.down)) % count
+    var x = clampedInteger((point.x * scaled).rounded(.down), in: -(1 << 52)...(1 << 52)) % count
     if x < 0 { x += count }
-    let y = min(max(Int((point.y * scaled).rounded(.down)), 0), count - 1)
+    let y = clampedInteger((point.y * scaled).rounded(.down), in: 0...(count - 1))
     self.z = z
     self.x = x
     self.y = y

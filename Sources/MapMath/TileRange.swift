@@ -13,15 +13,27 @@ public struct TileRange: Hashable, Sendable {
     self.rows = rows
   }
 
-  /// The tiles needed to cover a world-space rectangle (x may leave [0, 1]).
+  /// Unwrapped columns are kept within ±2^31: far more than any view needs at zoom 30, and small enough
+  /// that columns × rows cannot overflow.
+  static let columnLimit = 1 << 31
+
+  /// The tiles needed to cover a world-space rectangle (x may leave [0, 1]; coordinates that are not
+  /// numbers give the first column and row).
   public init(zoom: Int, covering minimum: WorldPoint, _ maximum: WorldPoint) {
     let scaled = Double(1 << zoom)
     let last = (1 << zoom) - 1
     let tolerance = 1e-9  // a view edge exactly on a tile edge does not need the next tile
-    let firstColumn = Int((minimum.x * scaled + tolerance).rounded(.down))
-    let lastColumn = max(firstColumn, Int((maximum.x * scaled - tolerance).rounded(.up)) - 1)
-    let firstRow = min(max(Int((minimum.y * scaled + tolerance).rounded(.down)), 0), last)
-    let lastRow = min(max(Int((maximum.y * scaled - tolerance).rounded(.up)) - 1, firstRow), last)
+    let columns = -Self.columnLimit...Self.columnLimit
+    let firstColumn = clampedInteger((minimum.x * scaled + tolerance).rounded(.down), in: columns)
+    let lastColumn = max(
+      firstColumn, clampedInteger((maximum.x * scaled - tolerance).rounded(.up), in: columns) - 1)
+    let rows = 0...max(last, 0)
+    let firstRow = min(clampedInteger((minimum.y * scaled + tolerance).rounded(.down), in: rows), last)
+    let lastRow = min(
+      max(
+        clampedInteger((maximum.y * scaled - tolerance).rounded(.up), in: -1...max(last, 0) + 1) - 1, firstRow
+      ),
+      last)
     self.init(zoom: zoom, columns: firstColumn...lastColumn, rows: firstRow...lastRow)
   }
 
