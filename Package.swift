@@ -17,7 +17,8 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // libpng reports errors with setjmp/longjmp, which Swift cannot catch: a small C target turns them into codes.
-    .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+    // It calls zlib too, to stop a tile whose image data inflates without end before libpng reads it.
+    .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
     // libjpeg also reports errors with setjmp/longjmp: the same kind of C target keeps them out of Swift.
     .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
     // libwebp's decoding API reports errors through return values, so Swift calls it directly.

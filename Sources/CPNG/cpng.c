@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 static void copy_message(char *error, size_t error_size, const char *message) {
   if (error && error_size > 0) {
@@ -21,6 +22,73 @@ int cpng_read_size(const unsigned char *bytes, size_t length, uint32_t *width, u
   return 0;
 }
 
+static uint32_t read_be32(const unsigned char *bytes) {
+  return ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8) | bytes[3];
+}
+
+/* Bytes of filtered image data (one filter byte a row) that a PNG with this header holds: what its IDAT
+   stream inflates to. 0 for a colour type or bit depth PNG does not have (libpng then reports it). */
+static size_t image_data_bytes(uint32_t width, uint32_t height, int bit_depth, int colour_type, int interlaced) {
+  int channels;
+  switch (colour_type) {
+    case 0: case 3: channels = 1; break;
+    case 2: channels = 3; break;
+    case 4: channels = 2; break;
+    case 6: channels = 4; break;
+    default: return 0;
+  }
+  if (bit_depth != 1 && bit_depth != 2 && bit_depth != 4 && bit_depth != 8 && bit_depth != 16) return 0;
+  const size_t bits = (size_t)channels * (size_t)bit_depth;
+  if (!interlaced) return (size_t)height * (((size_t)width * bits + 7) / 8 + 1);
+  /* Adam7: seven passes, each a smaller image with rows of its own. */
+  static const uint32_t x0[7] = {0, 4, 0, 2, 0, 1, 0}, y0[7] = {0, 0, 4, 0, 2, 0, 1};
+  static const uint32_t dx[7] = {8, 8, 4, 4, 2, 2, 1}, dy[7] = {8, 8, 8, 4, 4, 2, 2};
+  size_t total = 0;
+  for (int pass = 0; pass < 7; pass++) {
+    size_t columns = width > x0[pass] ? (width - x0[pass] + dx[pass] - 1) / dx[pass] : 0;
+    size_t rows = height > y0[pass] ? (height - y0[pass] + dy[pass] - 1) / dy[pass] : 0;
+    if (columns > 0) total += rows * ((columns * bits + 7) / 8 + 1);
+  }
+  return total;
+}
+
+/* Whether the PNG's IDAT stream inflates to no more than `limit` bytes. Inflation stops as soon as it
+   passes the limit: libpng itself would inflate all of a stream to check that it holds no extra data, so
+   a tile of a plausible size whose stream inflates to gigabytes would keep it busy for seconds. A stream
+   that is corrupt or ends early counts as within: libpng reports that itself. */
+static int image_data_within(const unsigned char *bytes, size_t length, size_t limit) {
+  z_stream stream;
+  memset(&stream, 0, sizeof stream);
+  if (inflateInit(&stream) != Z_OK) return 1;
+  unsigned char scratch[32768];
+  int within = 1;
+  size_t offset = 8;
+  while (offset <= length && length - offset >= 12) {
+    const uint32_t chunk_length = read_be32(bytes + offset);
+    if (chunk_length > length - offset - 12) break;
+    const unsigned char *type = bytes + offset + 4;
+    if (memcmp(type, "IEND", 4) == 0) break;
+    if (memcmp(type, "IDAT", 4) == 0) {
+      stream.next_in = (unsigned char *)(bytes + offset + 8);
+      stream.avail_in = chunk_length;
+      while (stream.avail_in > 0) {
+        stream.next_out = scratch;
+        stream.avail_out = sizeof scratch;
+        const int status = inflate(&stream, Z_NO_FLUSH);
+        if (stream.total_out > limit) {
+          within = 0;
+          goto done;
+        }
+        if (status != Z_OK) goto done;
+      }
+    }
+    offset += 12 + (size_t)chunk_length;
+  }
+done:
+  inflateEnd(&stream);
+  return within;
+}
+
 int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
                      unsigned char **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size) {
   *pixels = NULL;
@@ -32,6 +100,17 @@ int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_wid
   if (header_width == 0 || header_height == 0 || header_width > max_width || header_height > max_height) {
     char message[128];
     snprintf(message, sizeof message, "PNG of %ux%u pixels is outside the allowed size", header_width, header_height);
+    copy_message(error, error_size, message);
+    return -1;
+  }
+  /* A few bytes of slack: some encoders end the stream with an empty block. */
+  const size_t expected =
+      length >= 29 ? image_data_bytes(header_width, header_height, bytes[24], bytes[25], bytes[28]) : 0;
+  if (expected > 0 && !image_data_within(bytes, length, expected + 1024)) {
+    char message[160];
+    snprintf(message, sizeof message,
+             "its image data inflates to more than the %zu bytes a %u×%u PNG holds: a decompression bomb", expected,
+             header_width, header_height);
     copy_message(error, error_size, message);
     return -1;
   }

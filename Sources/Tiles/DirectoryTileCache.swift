@@ -191,7 +191,8 @@ public final class DirectoryTileCache: TileCacheStore, @unchecked Sendable {
   /// with `lock` held.
   private func rewriteMetadata(_ change: (TileCacheMetadata) -> TileCacheMetadata) throws {
     try database.transaction {
-      let onDisk = FileManager.default.contents(atPath: metadataPath).flatMap(TileCacheMetadata.init(json:))
+      let onDisk = (try? Self.readMetadata(metadataPath)).flatMap { $0 }.flatMap(
+        TileCacheMetadata.init(json:))
       let updated = change(metadata.merging(zoomsOf: onDisk?.source == metadata.source ? onDisk : nil))
       if updated != onDisk { try TileCacheFiles.writeAtomically(updated.json(), to: metadataPath) }
       metadata = updated
@@ -207,7 +208,13 @@ public final class DirectoryTileCache: TileCacheStore, @unchecked Sendable {
     // Twice at most: when another process writes metadata.json between the look and the write, the
     // second round reads and checks what it wrote.
     for _ in 0..<2 {
-      if let data = FileManager.default.contents(atPath: metadataPath) {
+      let data: Data?
+      do {
+        data = try readMetadata(metadataPath)
+      } catch {
+        throw TileCacheError.foreignFolder(folder)
+      }
+      if let data {
         guard let existing = TileCacheMetadata(json: data) else { throw TileCacheError.foreignFolder(folder) }
         try existing.check(description, path: folder)
         return existing
@@ -225,6 +232,12 @@ public final class DirectoryTileCache: TileCacheStore, @unchecked Sendable {
       if try TileCacheFiles.createAtomically(fresh.json(), at: metadataPath) { return fresh }
     }
     throw TileCacheError.foreignFolder(folder)
+  }
+
+  /// The bytes of the cache's `metadata.json`; nil when there is none. Throws when it is not a regular file
+  /// or larger than `TileLimits.maximumMetadataFileBytes`: it is then not a metadata file mymap wrote.
+  private static func readMetadata(_ path: String) throws(RegularFileError) -> Data? {
+    try RegularFile.read(path, limit: TileLimits.maximumMetadataFileBytes)
   }
 
   /// Removes the temporary files older than an hour in the folder, its zoom folders and their column

@@ -21,13 +21,15 @@ public struct DirectoryTileSource: TileSource {
   public var cacheIdentity: String { "directory:" + URL(fileURLWithPath: path).standardizedFileURL.path }
 
   /// Opens a tile folder. Throws `TileSourceError` when it is missing, not a folder, or its
-  /// `metadata.json` is malformed.
+  /// `metadata.json` is malformed, too large (`TileLimits.maximumMetadataFileBytes`) or declares a tile
+  /// size that cannot be drawn.
   public init(path: String) throws {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw TileSourceError.notFound(path)
+    guard let kind = FileKind(path: path) else { throw TileSourceError.notFound(path) }
+    switch kind {
+    case .folder: break
+    case .regular: throw TileSourceError.notATileSource(path)
+    default: throw TileSourceError.notAFile(path, kind: kind.description)
     }
-    guard isDirectory.boolValue else { throw TileSourceError.notATileSource(path) }
     let metadata = try Self.readMetadata(folder: path)
     let present = try Self.zoomFolders(path)
     let low = metadata.integer("minzoom") ?? present.min() ?? 0
@@ -36,22 +38,26 @@ public struct DirectoryTileSource: TileSource {
     attribution = metadata.string("attribution").flatMap(plainAttribution)
     zoomRange = min(max(low, 0), 30)...min(max(high, low, 0), 30)
     usesTMSRows = metadata.string("scheme")?.lowercased() == "tms"
-    let namedSize = (metadata.integer("tileSize") ?? metadata.integer("tilesize")).flatMap {
-      $0 > 0 ? $0 : nil
-    }
-    tileSize = namedSize ?? Self.sampleTileSize(folder: path, zooms: present.sorted()) ?? 256
+    tileSize =
+      try metadata.tileSize(source: path)
+      ?? Self.sampleTileSize(folder: path, zooms: present.sorted()) ?? 256
   }
 
+  /// The tile's bytes. A tile whose file is not a regular file, or is larger than
+  /// `TileLimits.maximumTileBytes`, throws `TileSourceError.badTile`, which a `TileLoader` counts as a
+  /// failed tile.
   public func tileData(_ id: TileID) throws -> Data? {
     let row = usesTMSRows ? id.tmsRow : id.y
     let stem = "\(path)/\(id.z)/\(id.x)/\(row)."
     for fileExtension in Self.tileExtensions {
       let file = stem + fileExtension
-      guard FileManager.default.fileExists(atPath: file) else { continue }
-      do {
-        return try Data(contentsOf: URL(fileURLWithPath: file))
+      do throws(RegularFileError) {
+        guard let data = try RegularFile.read(file, limit: TileLimits.maximumTileBytes) else { continue }
+        return data
+      } catch .unreadable(let reason) {
+        throw TileSourceError.unreadable(file, reason)
       } catch {
-        throw TileSourceError.unreadable(file, (error as NSError).localizedDescription)
+        throw TileSourceError.badTile(path, id, reason: "its file \(row).\(fileExtension): \(error.reason)")
       }
     }
     return nil
@@ -73,19 +79,25 @@ public struct DirectoryTileSource: TileSource {
     }
   }
 
-  /// The size written in the header of the first PNG tile found at the lowest zoom that has one.
+  /// The size in the header of the first of a few PNG tiles, at the lowest zooms, whose header gives a
+  /// square size in `TileLimits.tileSizes`; only headers are read, and only of regular files.
   private static func sampleTileSize(folder: String, zooms: [Int]) -> Int? {
     let files = FileManager.default
+    var looked = 0
     for zoom in zooms {
       let zoomFolder = "\(folder)/\(zoom)"
       for column in ((try? files.contentsOfDirectory(atPath: zoomFolder)) ?? []).sorted() {
         let columnFolder = "\(zoomFolder)/\(column)"
         let names = ((try? files.contentsOfDirectory(atPath: columnFolder)) ?? []).sorted()
-        guard let name = names.first(where: { $0.lowercased().hasSuffix(".png") }),
-          let data = files.contents(atPath: "\(columnFolder)/\(name)"),
-          let size = PNGCodec.size(of: data)
-        else { continue }
-        return size.width
+        for name in names where name.lowercased().hasSuffix(".png") {
+          guard looked < 8 else { return nil }
+          looked += 1
+          guard let header = RegularFile.prefix("\(columnFolder)/\(name)", count: 24),
+            let size = PNGCodec.size(of: header), size.width == size.height,
+            TileLimits.isUsableTileSize(size.width)
+          else { continue }
+          return size.width
+        }
       }
     }
     return nil
@@ -93,7 +105,13 @@ public struct DirectoryTileSource: TileSource {
 
   private static func readMetadata(folder: String) throws -> TileMetadata {
     let file = "\(folder)/metadata.json"
-    guard let data = FileManager.default.contents(atPath: file) else { return TileMetadata(values: [:]) }
+    let read: Data?
+    do throws(RegularFileError) {
+      read = try RegularFile.read(file, limit: TileLimits.maximumMetadataFileBytes)
+    } catch {
+      throw TileSourceError.badMetadata(file, error.reason)
+    }
+    guard let data = read else { return TileMetadata(values: [:]) }
     let object: Any
     do {
       object = try JSONSerialization.jsonObject(with: data)
@@ -113,6 +131,17 @@ private struct TileMetadata {
 
   func string(_ key: String) -> String? {
     values[key] as? String
+  }
+
+  /// The `tileSize` (or `tilesize`) entry: nil when there is none; throws `badTileSize` for one that is
+  /// not a whole number in `TileLimits.tileSizes`.
+  func tileSize(source: String) throws -> Int? {
+    guard let key = ["tileSize", "tilesize"].first(where: { values[$0] != nil }), let value = values[key],
+      !(value is NSNull)
+    else { return nil }
+    if let size = integer(key), TileLimits.isUsableTileSize(size) { return size }
+    let written = (value as? String).map { "\"\($0)\"" } ?? "\(value)"
+    throw TileSourceError.badTileSize(source, declaredIn: "\(key) in metadata.json", value: written)
   }
 
   func integer(_ key: String) -> Int? {

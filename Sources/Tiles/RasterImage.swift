@@ -41,11 +41,14 @@ public struct RasterImage: Sendable, Equatable {
 public enum ImageCodecError: Error, Equatable, CustomStringConvertible {
   case notAnImage(String)
   case tooLarge(width: Int, height: Int, limit: Int)
+  /// The header gives a width or a height of 0.
+  case empty(width: Int, height: Int)
   case encodingFailed(String)
 
   public var description: String {
     switch self {
     case .notAnImage(let reason): return "not a readable image (\(reason))"
+    case .empty(let width, let height): return "image of \(width)×\(height) pixels has no pixels"
     case .tooLarge(let width, let height, let limit):
       return "image of \(width)×\(height) pixels is larger than the limit of \(limit) pixels a side"
     case .encodingFailed(let reason): return "PNG encoding failed (\(reason))"
@@ -71,9 +74,15 @@ public enum PNGCodec {
 
   /// Decodes a PNG into straight RGBA, refusing images with a side over `maximumSide`.
   public static func decode(_ data: Data, maximumSide: Int = defaultMaximumSide) throws -> RasterImage {
-    if let size = size(of: data), size.width > maximumSide || size.height > maximumSide {
-      throw ImageCodecError.tooLarge(width: size.width, height: size.height, limit: maximumSide)
+    if let size = size(of: data) {
+      if size.width == 0 || size.height == 0 {
+        throw ImageCodecError.empty(width: size.width, height: size.height)
+      }
+      if size.width > maximumSide || size.height > maximumSide {
+        throw ImageCodecError.tooLarge(width: size.width, height: size.height, limit: maximumSide)
+      }
     }
+    let limit = UInt32(clamping: max(0, maximumSide))
     var pixels: UnsafeMutablePointer<UInt8>?
     var width: UInt32 = 0
     var height: UInt32 = 0
@@ -81,7 +90,7 @@ public enum PNGCodec {
     let status = data.withUnsafeBytes { raw -> Int32 in
       guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return -1 }
       return cpng_decode_rgba(
-        base, raw.count, UInt32(maximumSide), UInt32(maximumSide), &pixels, &width, &height, &message,
+        base, raw.count, limit, limit, &pixels, &width, &height, &message,
         message.count)
     }
     guard status == 0, let pixels else {
@@ -225,7 +234,7 @@ public enum WebPCodec {
       }
       let width = Int(features.width)
       let height = Int(features.height)
-      guard width > 0, height > 0 else { throw ImageCodecError.notAnImage("WebP has an empty size") }
+      guard width > 0, height > 0 else { throw ImageCodecError.empty(width: width, height: height) }
       if width > maximumSide || height > maximumSide {
         throw ImageCodecError.tooLarge(width: width, height: height, limit: maximumSide)
       }

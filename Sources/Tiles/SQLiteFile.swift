@@ -51,6 +51,8 @@ final class SQLiteFile: @unchecked Sendable {
   let mode: Mode
   private let lock = NSRecursiveLock()
   private let handle: OpaquePointer
+  /// Bounds the steps of each statement; touched only by statements run under `lock`.
+  private let budget: StepBudget
   private var statements: [String: OpaquePointer] = [:]
 
   /// Opens `path` read-only. Throws `TileSourceError` when it cannot be opened or is not SQLite.
@@ -63,6 +65,15 @@ final class SQLiteFile: @unchecked Sendable {
   init(path: String, mode: Mode, busyTimeout milliseconds: Int32? = nil) throws {
     self.path = path
     self.mode = mode
+    // SQLite would open a named pipe or a device and then wait, or read, without end.
+    let kind = FileKind(path: path)
+    if let kind, kind != .regular {
+      switch mode {
+      case .readOnly: throw TileSourceError.notAFile(path, kind: kind.description)
+      case .readWrite: throw TileCacheError.notAnMBTilesFile(path, "it is \(kind)")
+      }
+    }
+    budget = StepBudget(fileBytes: Self.fileSize(path))
     let flags =
       switch mode {
       case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
@@ -81,6 +92,11 @@ final class SQLiteFile: @unchecked Sendable {
     }
     handle = opened
     sqlite3_busy_timeout(handle, milliseconds ?? (mode == .readOnly ? 2_000 : 10_000))
+    budget.install(on: handle)
+    sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Int32(TileLimits.maximumSQLiteValueBytes))
+    // The file may come from anyone: its views and triggers may not call functions with side effects, and
+    // a read-only connection may not write even through a trick of the schema.
+    try execute("PRAGMA trusted_schema = OFF" + (mode == .readOnly ? "; PRAGMA query_only = ON" : ""))
     // SQLite reads the header lazily: the first query tells whether this is a database at all.
     _ = try rows("SELECT name FROM sqlite_master LIMIT 1")
     // SQLite quietly opens a write-protected file read-only: the first write would fail much later.
@@ -95,12 +111,15 @@ final class SQLiteFile: @unchecked Sendable {
     sqlite3_close_v2(handle)
   }
 
-  /// True when the file starts with the SQLite header ("SQLite format 3\0").
+  /// True when the path is a regular file that starts with the SQLite header ("SQLite format 3\0").
   static func hasHeader(path: String) -> Bool {
-    guard let file = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? file.close() }
-    let header = (try? file.read(upToCount: 16)) ?? Data()
-    return header == Data("SQLite format 3\0".utf8)
+    RegularFile.prefix(path, count: 16) == Data("SQLite format 3\0".utf8)
+  }
+
+  /// The size of the file at `path` in bytes; 0 when it is missing.
+  private static func fileSize(_ path: String) -> Int {
+    var status = stat()
+    return stat(path, &status) == 0 ? Int(status.st_size) : 0
   }
 
   /// Runs a query, returning every row as text columns (NULL as nil).
@@ -149,6 +168,7 @@ final class SQLiteFile: @unchecked Sendable {
   func execute(_ script: String) throws {
     lock.lock()
     defer { lock.unlock() }
+    budget.reset()
     let status = sqlite3_exec(handle, script, nil, nil, nil)
     guard status == SQLITE_OK else { throw error(status) }
   }
@@ -194,6 +214,7 @@ final class SQLiteFile: @unchecked Sendable {
       sqlite3_reset(statement)
       sqlite3_clear_bindings(statement)
     }
+    budget.reset()
     for (offset, value) in parameters.enumerated() {
       let index = Int32(offset + 1)
       let status: Int32
@@ -248,11 +269,19 @@ final class SQLiteFile: @unchecked Sendable {
   }
 
   private func error(_ status: Int32) -> Error {
-    let message = String(cString: sqlite3_errmsg(handle))
+    var message = String(cString: sqlite3_errmsg(handle))
     let code = status & 0xFF
+    if code == SQLITE_INTERRUPT && budget.isSpent {
+      message = "a query did not finish within \(budget.steps) SQLite steps"
+    } else if code == SQLITE_TOOBIG {
+      message = "a value in it is larger than \(ByteCount.text(TileLimits.maximumSQLiteValueBytes))"
+    }
     switch mode {
     case .readOnly:
       if code == SQLITE_NOTADB { return TileSourceError.notAnSQLiteDatabase(path) }
+      if code == SQLITE_INTERRUPT && budget.isSpent {
+        return TileSourceError.queryTooLong(path, steps: budget.steps)
+      }
       return TileSourceError.unreadable(path, message)
     case .readWrite:
       if code == SQLITE_NOTADB || code == SQLITE_CORRUPT {
@@ -273,3 +302,40 @@ final class SQLiteFile: @unchecked Sendable {
 /// `SQLITE_TRANSIENT` (`(sqlite3_destructor_type)-1`) does not import into Swift: it tells SQLite to copy
 /// the bytes before the call returns. Computed, not stored: a global of this type is not `Sendable`.
 private var sqliteTransient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+
+/// How many virtual-machine steps one statement may take (`TileLimits.sqliteBaseSteps` and
+/// `sqliteStepsPerByte`): SQLite calls the progress handler every `interval` steps, and the handler
+/// interrupts the statement once the budget is spent. A file's schema can make a query endless (a
+/// recursive `tiles` view), and the file may come from anyone.
+///
+/// `@unchecked Sendable`: `remaining` is changed only by the statements of one connection, which run one
+/// at a time under the connection's lock.
+private final class StepBudget: @unchecked Sendable {
+  static let interval: Int32 = 1_000
+  /// The steps each statement may take.
+  let steps: Int
+  private var remaining: Int
+
+  init(fileBytes: Int) {
+    let (perByte, overflow) = fileBytes.multipliedReportingOverflow(by: TileLimits.sqliteStepsPerByte)
+    steps = overflow ? Int.max : TileLimits.sqliteBaseSteps.addingReportingOverflow(perByte).partialValue
+    remaining = steps
+  }
+
+  /// Whether the last statement was stopped for taking too long.
+  var isSpent: Bool { remaining <= 0 }
+
+  /// Starts the count for a new statement.
+  func reset() { remaining = steps }
+
+  func install(on handle: OpaquePointer) {
+    sqlite3_progress_handler(
+      handle, Self.interval,
+      { context in
+        guard let context else { return 0 }
+        let budget = Unmanaged<StepBudget>.fromOpaque(context).takeUnretainedValue()
+        budget.remaining -= Int(StepBudget.interval)
+        return budget.remaining <= 0 ? 1 : 0
+      }, Unmanaged.passUnretained(self).toOpaque())
+  }
+}

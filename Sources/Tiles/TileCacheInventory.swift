@@ -66,12 +66,14 @@ public struct TileCacheInventory: Sendable, Equatable {
   /// Reads the cache at `path`: a tile folder or an MBTiles file. Throws `TileSourceError` when the path
   /// is missing, unreadable or not a tile cache.
   public init(path: String) throws {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw TileSourceError.notFound(path)
+    guard let fileKind = FileKind(path: path) else { throw TileSourceError.notFound(path) }
+    let lowered = path.lowercased()
+    // As `openTileSource`: no folder named like an MBTiles file, nothing that would block or never end.
+    guard fileKind == .regular || (fileKind == .folder && !lowered.hasSuffix(".mbtiles")) else {
+      throw TileSourceError.notAFile(path, kind: fileKind.description)
     }
     self.path = path
-    if isDirectory.boolValue {
+    if fileKind == .folder {
       kind = .directory
       var levels: [Int: ZoomLevel] = [:]
       var oldest: Date?
@@ -91,15 +93,15 @@ public struct TileCacheInventory: Sendable, Equatable {
       newestIsFileDate = false
       return
     }
-    let lowered = path.lowercased()
     guard lowered.hasSuffix(".mbtiles") || SQLiteFile.hasHeader(path: path) else {
       throw TileSourceError.notATileSource(path)
     }
     _ = try MBTilesSource(path: path)  // checks that this is SQLite with a tiles table
     let database = try SQLiteFile(path: path)
+    // Rows outside the tile grid's zooms are no tiles (and could be millions of groups).
     let rows = try database.rows(
       "SELECT zoom_level, COUNT(*), COALESCE(SUM(LENGTH(tile_data)), 0) FROM tiles "
-        + "GROUP BY zoom_level ORDER BY zoom_level")
+        + "WHERE zoom_level BETWEEN 0 AND 30 GROUP BY zoom_level ORDER BY zoom_level")
     kind = .mbtiles
     zooms = rows.compactMap { row in
       guard row.count == 3, let zoom = row[0].flatMap({ Int($0) }), let tiles = row[1].flatMap({ Int($0) })
@@ -282,8 +284,9 @@ public struct TileCacheInventory: Sendable, Equatable {
         + "ORDER BY t.zoom_level, t.tile_column, t.tile_row DESC",
       [fileDate.map { .real($0.timeIntervalSince1970) } ?? .null, .real(date.timeIntervalSince1970)])
     return rows.compactMap { row in
+      // The row is checked before it is turned around: a row of -2^63 would overflow.
       guard let z = row[0].integer, let x = row[1].integer, let tmsRow = row[2].integer, (0...30).contains(z),
-        let id = TileID(z: z, x: x, y: (1 << z) - 1 - tmsRow),
+        (0..<(1 << z)).contains(tmsRow), let id = TileID(z: z, x: x, y: (1 << z) - 1 - tmsRow),
         let modified = row[4].real.map(Date.init(timeIntervalSince1970:)) ?? fileDate
       else { return nil }
       return TileFile(

@@ -13,8 +13,8 @@ import Foundation
 public struct TileFetchPolicy: Sendable {
   /// The largest number of requests one fetch may make.
   public static let attemptLimit = 3
-  /// The default `maximumTileBytes`: 4 MiB, about four times the largest 512-pixel RGBA PNG.
-  public static let defaultMaximumTileBytes = 4 * 1024 * 1024
+  /// The default `maximumTileBytes`: `TileLimits.maximumTileBytes`, the largest tile mymap reads anywhere.
+  public static let defaultMaximumTileBytes = TileLimits.maximumTileBytes
 
   /// Requests per fetch, clamped to 1…`attemptLimit`.
   public var maximumAttempts: Int {

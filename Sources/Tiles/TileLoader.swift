@@ -38,8 +38,13 @@ public struct TileLoader: Sendable {
     self.maximumConcurrency = max(1, maximumConcurrency)
   }
 
-  /// Loads every tile (duplicates once). Throws `TileSourceError` only when the source itself fails.
+  /// Loads every tile (duplicates once). Throws `TileSourceError` only when the source itself fails, or
+  /// when its tile size cannot be drawn (`TileLimits.tileSizes`).
   public func load(_ tiles: [TileID]) throws -> LoadedTiles {
+    guard TileLimits.isUsableTileSize(source.tileSize) else {
+      throw TileSourceError.badTileSize(
+        source.description, declaredIn: "its tile size", value: String(source.tileSize))
+    }
     var seen = Set<TileID>()
     let unique = tiles.filter { seen.insert($0).inserted }
     let collector = OutcomeCollector(count: unique.count)
@@ -68,24 +73,40 @@ public struct TileLoader: Sendable {
     case failed(String)
   }
 
-  /// Fetches and decodes one tile on the calling thread.
+  /// Fetches and decodes one tile on the calling thread. A tile whose header gives another size than the
+  /// source's (0×0, or 40,000 pixels a side) fails before its pixels are decoded.
   public func loadTile(_ tile: TileID) throws -> Outcome {
     let identity = source.cacheIdentity
     if let cached = cache?.image(source: identity, tile: tile) { return .image(cached) }
-    guard let data = try source.tileData(tile) else { return .missing }
+    let fetched: Data?
+    do {
+      fetched = try source.tileData(tile)
+    } catch TileSourceError.badTile(_, _, let reason) {
+      return .failed(reason)
+    }
+    guard let data = fetched else { return .missing }
     let size = source.tileSize
     if data.isEmpty { return .failed("empty tile data") }
     let image: RasterImage
     do {
       image = try ImageDecoder.decode(data, maximumSide: size)
+    } catch ImageCodecError.tooLarge(let width, let height, _), ImageCodecError.empty(let width, let height) {
+      return .failed(Self.wrongSize(width, height, expected: size))
     } catch {
       return .failed("\(error)")
     }
     guard image.width == size, image.height == size else {
-      return .failed("tile is \(image.width)×\(image.height) pixels, expected \(size)×\(size)")
+      return .failed(Self.wrongSize(image.width, image.height, expected: size))
     }
     cache?.insert(image, source: identity, tile: tile)
     return .image(image)
+  }
+}
+
+extension TileLoader {
+  /// `tile is 0×0 pixels, expected 256×256`.
+  static func wrongSize(_ width: Int, _ height: Int, expected size: Int) -> String {
+    "tile is \(width)×\(height) pixels, expected \(size)×\(size)"
   }
 }
 

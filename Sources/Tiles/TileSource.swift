@@ -25,19 +25,20 @@ extension TileSource {
 
 /// Opens the tile source at `path`: a tile directory (`{z}/{x}/{y}.png`) or an MBTiles file.
 ///
-/// Throws `TileSourceError` with a one-line message when the path is missing or not a tile source.
+/// Throws `TileSourceError` with a one-line message when the path is missing or not a tile source (a
+/// named pipe, a device, a socket, or a folder named `*.mbtiles`).
 public func openTileSource(at path: String) throws -> any TileSource {
   let lowered = path.lowercased()
   if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
     throw TileSourceError.urlTemplateNotSupported(path)
   }
-  var isDirectory: ObjCBool = false
-  guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-    throw TileSourceError.notFound(path)
-  }
-  if isDirectory.boolValue {
+  guard let kind = FileKind(path: path) else { throw TileSourceError.notFound(path) }
+  // A folder named like an MBTiles file is a mistake, not a tile folder; a named pipe or a device would
+  // block or never end.
+  if kind == .folder && !lowered.hasSuffix(".mbtiles") {
     return try DirectoryTileSource(path: path)
   }
+  guard kind == .regular else { throw TileSourceError.notAFile(path, kind: kind.description) }
   if lowered.hasSuffix(".mbtiles") || SQLiteFile.hasHeader(path: path) {
     return try MBTilesSource(path: path)
   }

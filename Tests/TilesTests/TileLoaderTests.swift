@@ -52,8 +52,7 @@ final class TileLoaderTests: XCTestCase {
       [tile(1, 0, 0), tile(1, 1, 0), tile(1, 0, 1), tile(1, 1, 1), tile(2, 0, 0), tile(2, 1, 0)])
     let reasons = Dictionary(uniqueKeysWithValues: loaded.failed.map { ($0.tile, $0.reason) })
     XCTAssertEqual(reasons[tile(1, 0, 0)]?.hasPrefix("not a readable image"), true, "\(reasons)")
-    XCTAssertEqual(
-      reasons[tile(1, 1, 0)], "image of 300×300 pixels is larger than the limit of 256 pixels a side")
+    XCTAssertEqual(reasons[tile(1, 1, 0)], "tile is 300×300 pixels, expected 256×256")
     XCTAssertEqual(reasons[tile(1, 0, 1)]?.hasPrefix("not a readable image"), true, "\(reasons)")
     XCTAssertEqual(reasons[tile(1, 1, 1)], "empty tile data")
     XCTAssertEqual(reasons[tile(2, 0, 0)]?.hasPrefix("not a readable image"), true, "\(reasons)")
