@@ -125,6 +125,13 @@ public struct TileDownloadReport: Sendable, Equatable {
     if notAsked > 0, let first = failures.first(where: { $0.attempts > 0 && TileDownload.stopsHost($0) }) {
       text += "; \(notAsked) of them were not asked for after: \(first)"
     }
+    // A redirect away from http(s) is the server's doing, not the network's: say where it pointed.
+    if let redirect = failures.first(where: {
+      if case .redirectNotFollowed = $0.reason { return true }
+      return false
+    }) {
+      text += "; the first: \(redirect)"
+    }
     return text
   }
 }

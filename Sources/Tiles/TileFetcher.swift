@@ -38,6 +38,9 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     /// `Content-Length` when the server announced one (the request was refused on it), nil when the body
     /// was stopped while arriving.
     case tooLarge(bytes: Int?, limit: Int)
+    /// The server redirected to a URL that is not `http` or `https` (such as `file:///etc/passwd`),
+    /// shown as `scheme://host/path`, without its query.
+    case redirectNotFollowed(to: String)
   }
 
   /// Why a server cannot be reached at all.
@@ -69,7 +72,7 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     switch reason {
     case .httpStatus(let status, _): return status == 429 || status == 503
     case .timedOut, .connectionFailed, .cannotConnect, .truncated: return true
-    case .notAnImage, .wrongSize, .tooLarge: return false
+    case .notAnImage, .wrongSize, .tooLarge, .redirectNotFollowed: return false
     }
   }
 
@@ -92,6 +95,7 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     case .notAnImage: return "not an image"
     case .wrongSize: return "wrong size"
     case .tooLarge: return "too large"
+    case .redirectNotFollowed: return "redirect not followed"
     }
   }
 
@@ -139,6 +143,8 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
         bytes.map { "\(Self.byteText($0)), the limit is \(Self.byteText(limit))" }
         ?? "over the \(Self.byteText(limit)) limit"
       return "the response is too large for a tile (\(size))"
+    case .redirectNotFollowed(let target):
+      return "the server redirected to \(target), which mymap does not follow (only http and https)"
     }
   }
 
@@ -300,6 +306,8 @@ public final class TileFetcher: Sendable {
       throw Failure(reason: .timedOut, retryable: false)
     } catch let tooLarge as Transfer.TooLarge {
       throw Failure(reason: .tooLarge(bytes: tooLarge.announced, limit: tooLarge.limit), retryable: false)
+    } catch let refused as Transfer.RedirectRefused {
+      throw Failure(reason: .redirectNotFollowed(to: refused.target), retryable: false)
     } catch let error as URLError {
       if error.code == .cancelled, Task.isCancelled { throw CancellationError() }
       throw Self.failure(for: error)
@@ -336,7 +344,7 @@ public final class TileFetcher: Sendable {
     let image: RasterImage
     do {
       image = try ImageDecoder.decode(data, maximumSide: max(expectedSize, 1))
-    } catch ImageCodecError.tooLarge(let width, let height, _) {
+    } catch ImageCodecError.tooLarge(let width, let height, _), ImageCodecError.empty(let width, let height) {
       throw Failure(
         reason: .wrongSize(width: width, height: height, expected: expectedSize), retryable: false)
     } catch {
@@ -454,6 +462,11 @@ private final class Transfer: @unchecked Sendable {
   /// The transfer did not end by its deadline.
   struct Expired: Error {}
 
+  /// The server redirected to a URL that is not http(s); `target` is how it is shown.
+  struct RedirectRefused: Error {
+    let target: String
+  }
+
   typealias Received = (Data, URLResponse)
 
   private let lock = NSLock()
@@ -465,6 +478,8 @@ private final class Transfer: @unchecked Sendable {
   private var answered = false
   /// The deadline passed before the transfer ended.
   private var expired = false
+  /// The redirect that was not followed, if any.
+  private var refusedRedirect: RedirectRefused?
   private var outcome: Result<Received, any Error>?
   private var continuation: CheckedContinuation<Received, any Error>?
 
@@ -531,6 +546,8 @@ private final class Transfer: @unchecked Sendable {
     let result: Result<Received, any Error>
     if let tooLarge {
       result = .failure(tooLarge)
+    } else if let refusedRedirect {
+      result = .failure(refusedRedirect)
     } else if answered, let response {
       result = .success((Data(), response))
     } else if expired {
@@ -548,6 +565,14 @@ private final class Transfer: @unchecked Sendable {
     continuation = nil
     lock.unlock()
     waiting?.resume(with: result)
+  }
+
+  /// Records that the redirect to `target` was not followed: the transfer then ends with the redirect's
+  /// response, which is not a tile.
+  func refuseRedirect(to target: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    if refusedRedirect == nil { refusedRedirect = RedirectRefused(target: target) }
   }
 
   /// Marks the transfer as past its deadline; true when it has not ended (the caller then cancels it).
@@ -631,8 +656,44 @@ private final class TransferRouter: NSObject, URLSessionDataDelegate, @unchecked
     DispatchQueue.global().async { task.cancel() }
   }
 
+  /// Follows a redirect only to an `http` or `https` URL, resolved from the `Location` header as RFC 9110
+  /// says (FoundationNetworking keeps the old scheme and host for a URL without a host, and so turns
+  /// `file:///etc/passwd` into a request for `/etc/passwd` on the tile server).
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    let location = response.value(forHTTPHeaderField: "Location") ?? ""
+    let target = URL(string: location, relativeTo: response.url)?.absoluteURL
+    guard let target, let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      target.host?.isEmpty == false
+    else {
+      transfer(of: task)?.refuseRedirect(to: RedirectTarget.shown(location, resolved: target))
+      completionHandler(nil)
+      return
+    }
+    var followed = request
+    followed.url = target
+    completionHandler(followed)
+  }
+
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     transfer(of: task, removing: true)?.complete(error)
+  }
+}
+
+/// How a redirect's target is shown in a message: `scheme://host/path` without user, password, query or
+/// fragment (which may carry a key), control characters replaced, at most 80 characters.
+enum RedirectTarget {
+  static func shown(_ location: String, resolved: URL?) -> String {
+    var text = location
+    if let resolved, var parts = URLComponents(url: resolved, resolvingAgainstBaseURL: true) {
+      (parts.user, parts.password, parts.query, parts.fragment) = (nil, nil, nil, nil)
+      text = parts.string ?? location
+    }
+    if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
+    if text.isEmpty { return "an empty location" }
+    return inputExcerpt(text, limit: 80)
   }
 }
 

@@ -30,6 +30,8 @@ The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignore
   /nostore/...    200 with Cache-Control: no-store
   /changed/...    200 with ETag "v2" and Cache-Control max-age=600, whatever If-None-Match says
   /notmodified/.. 304 (no body) to every request, conditional or not
+  /redirect/...   302 to the URL in ?to= (default file:///etc/hostname), or to /ok/... on this server when
+                  ?to= is "ok"
   /retina/...     200, a 512x512 PNG when the path contains "@2x", else a 256x256 PNG
   /huge/...       200, image/png: the valid 256x256 PNG followed by `mb` megabytes (MiB) of zeros
                   (?mb=600, the default; fractions allowed), written in 64 KiB chunks with a
@@ -254,6 +256,11 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(200, PNG_256, "image/png", {"ETag": '"v2"', "Cache-Control": "max-age=600"})
         elif kind == "notmodified":
             self.send_not_modified({"ETag": '"v1"'})
+        elif kind == "redirect":
+            target = query.get("to", "file:///etc/hostname")
+            if target == "ok":
+                target = "/ok/" + path.strip("/").split("/", 1)[1]
+            self.send_body(302, b"moved\n", "text/plain", {"Location": target})
         elif kind == "retina":
             self.send_body(200, PNG_512 if "@2x" in path else PNG_256, "image/png")
         elif kind == "huge":
