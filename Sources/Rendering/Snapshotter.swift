@@ -152,6 +152,48 @@ public enum Snapshotter {
     guard request.padding.isFinite, request.padding >= 0 else {
       throw RenderError.invalidSize("the padding must be a number of points ≥ 0 (got \(request.padding))")
     }
+    try validateValues(request)
+    if let tiles = request.tiles {
+      // A source is anyone's type: its numbers go into the camera's and the mosaic's integer arithmetic.
+      guard TileLimits.isUsableTileSize(tiles.tileSize) else {
+        throw RenderError.tileSource(
+          TileSourceError.badTileSize(
+            "\(tiles)", declaredIn: "its tile size", value: String(tiles.tileSize)
+          ).description)
+      }
+      guard tiles.zoomRange.lowerBound >= 0, tiles.zoomRange.upperBound <= 30 else {
+        throw RenderError.tileSource(
+          "tile source \(tiles) has zooms \(tiles.zoomRange.lowerBound)–\(tiles.zoomRange.upperBound);"
+            + " zooms go from 0 to 30")
+      }
+    }
+  }
+
+  /// The request's coordinates and numbers: all finite and in range, so that the camera's pixels are too.
+  private static func validateValues(_ request: RenderRequest) throws(RenderError) {
+    func check(_ coordinate: Coordinate, _ what: @autoclosure () -> String) throws(RenderError) {
+      guard abs(coordinate.latitude) <= 90, abs(coordinate.longitude) <= 180 else {
+        throw RenderError.invalidValue(
+          "\(what()) is not a coordinate (latitude \(coordinate.latitude), longitude \(coordinate.longitude))"
+        )
+      }
+    }
+    for annotation in request.annotations {
+      try check(annotation.coordinate, "the place \(annotation.identifier.prefix(80))")
+    }
+    if let user = request.user {
+      try check(user.coordinate, "the user's position")
+      if let accuracy = user.accuracy, !(accuracy.isFinite && accuracy >= 0) {
+        throw RenderError.invalidValue("the user's accuracy must be a number of metres ≥ 0 (got \(accuracy))")
+      }
+    }
+    if let center = request.center { try check(center, "the centre") }
+    if let zoom = request.zoom, !(0...30).contains(zoom) {
+      throw RenderError.invalidValue("the zoom must be between 0 and 30 (got \(zoom))")
+    }
+    if let span = request.spanMeters, !(span.isFinite && span > 0) {
+      throw RenderError.invalidValue("the span must be a number of metres above 0 (got \(span))")
+    }
   }
 
   /// The camera: the seed's region for the places (and the user), fitted with every drawn overlay; refitted
@@ -269,6 +311,11 @@ public enum Snapshotter {
       throw RenderError.tileSource("\(error)")
     }
     let missing = loaded.missing.count + loaded.failed.count
+    if request.requireAllTiles, let first = loaded.failed.first {
+      throw RenderError.unusableTiles(
+        first: first, unusable: loaded.failed.count, missing: loaded.missing.count, needed: tiles.count,
+        source: "\(source)")
+    }
     if missing > 0 && request.requireAllTiles {
       throw RenderError.incompleteBasemap(missing: missing, needed: tiles.count, source: "\(source)")
     }
@@ -276,7 +323,9 @@ public enum Snapshotter {
       warnings.append(
         "\(loaded.missing.count) of \(tiles.count) tiles are not in \(source); drawn as placeholders")
     }
-    for failure in loaded.failed.prefix(3) { warnings.append("\(failure); drawn as a placeholder") }
+    for failure in loaded.failed.prefix(3) {
+      warnings.append("tile \(failure.tile) of \(source): \(failure.reason); drawn as a placeholder")
+    }
     if loaded.failed.count > 3 {
       warnings.append("\(loaded.failed.count - 3) more tiles could not be decoded")
     }

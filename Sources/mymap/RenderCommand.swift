@@ -80,9 +80,9 @@ enum RenderCommand {
       progress?.finish()
     } catch {
       switch error {
-      case .invalidSize(let reason): throw .usage(reason)
+      case .invalidSize(let reason), .invalidValue(let reason): throw .usage(reason)
       case .nothingToShow: throw .usage(error.description)
-      case .incompleteBasemap: throw .incomplete(error.description)
+      case .incompleteBasemap, .unusableTiles: throw .incomplete(error.description)
       case .tileSource(let reason): throw .badInput(reason)
       case .tileDownload(let error): throw TileServerAccess.map(error)
       case .drawing(let reason): throw .failure(reason)
