@@ -113,7 +113,8 @@ public struct TileCacheInventory: Sendable, Equatable {
     var fetched: ClosedRange<Date>?
     if hasFetchDates {
       let row = try database.values(
-        "SELECT MIN(f.fetched), MAX(f.fetched), COUNT(*) - COUNT(f.fetched) FROM tiles AS t "
+        "SELECT MIN(\(Self.fetchDate)), MAX(\(Self.fetchDate)), COUNT(*) - COUNT(\(Self.fetchDate)) "
+          + "FROM tiles AS t "
           + Self.freshnessJoin
       ).first
       if let low = row?[0].real, let high = row?[1].real, low <= high {
@@ -262,6 +263,10 @@ public struct TileCacheInventory: Sendable, Equatable {
   }
 
   /// Joins each row of `tiles AS t` to its row of `mymap_freshness AS f`, if any.
+  /// The fetch date of the row of `mymap_freshness AS f`, NULL unless it is a date from 1970 to 9999: a
+  /// date written by another program (±∞, 1e308) is no date, and the file's own stands in for it.
+  private static let fetchDate = "CASE WHEN f.fetched BETWEEN 0 AND 253402300799 THEN f.fetched END"
+
   private static let freshnessJoin =
     "LEFT JOIN mymap_freshness AS f ON f.zoom_level = t.zoom_level AND f.tile_column = t.tile_column "
     + "AND f.tile_row = t.tile_row"
@@ -279,8 +284,8 @@ public struct TileCacheInventory: Sendable, Equatable {
     -> [TileFile]
   {
     let rows = try database.values(
-      "SELECT t.zoom_level, t.tile_column, t.tile_row, LENGTH(t.tile_data), f.fetched FROM tiles AS t "
-        + freshnessJoin + " WHERE COALESCE(f.fetched, ?1) < ?2 "
+      "SELECT t.zoom_level, t.tile_column, t.tile_row, LENGTH(t.tile_data), \(fetchDate) FROM tiles AS t "
+        + freshnessJoin + " WHERE COALESCE(\(fetchDate), ?1) < ?2 "
         + "ORDER BY t.zoom_level, t.tile_column, t.tile_row DESC",
       [fileDate.map { .real($0.timeIntervalSince1970) } ?? .null, .real(date.timeIntervalSince1970)])
     return rows.compactMap { row in

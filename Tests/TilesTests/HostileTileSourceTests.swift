@@ -254,6 +254,26 @@ final class HostileTileSourceTests: XCTestCase {
     XCTAssertEqual(try MBTilesSource(path: path).zoomRange, 0...1)
   }
 
+  func testFetchDatesThatAreNoDatesAreIgnored() throws {
+    let path = try makeTemporaryFolder(self) + "/dates.mbtiles"
+    let png = try HostileTiles.png()
+    try writeMBTiles(
+      at: path, metadata: [:], tiles: [(tile(0, 0, 0), png), (tile(1, 0, 0), png), (tile(1, 1, 0), png)])
+    try sqliteExecute(
+      path,
+      """
+      CREATE TABLE mymap_freshness (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, etag TEXT,
+        last_modified TEXT, expires REAL, fetched REAL);
+      INSERT INTO mymap_freshness VALUES (0, 0, 0, NULL, NULL, 0, 9e999), (1, 0, 1, NULL, NULL, 0, -9e999),
+        (1, 1, 1, NULL, NULL, 0, 1e308);
+      """)
+    let inventory = try TileCacheInventory(path: path)
+    XCTAssertEqual(inventory.tilesWithoutFetchDate, 3)
+    XCTAssertTrue(inventory.oldestIsFileDate)
+    XCTAssertEqual(inventory.oldest, inventory.newest)
+    XCTAssertLessThan(abs(inventory.newest?.timeIntervalSinceNow ?? .infinity), 600)
+  }
+
   func testMetadataOfAnyTypeIsReadAndOversizedMetadataIsRefused() throws {
     let folder = try makeTemporaryFolder(self)
     let typed = folder + "/typed.mbtiles"
