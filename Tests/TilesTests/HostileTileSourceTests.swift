@@ -232,6 +232,35 @@ final class HostileTileSourceTests: XCTestCase {
     XCTAssertEqual(tileError?.hasPrefix("cannot read tile source \(recursive): reading its tiles"), true)
   }
 
+  func testAnEndlessTriggerInACacheEndsTheWriteWithAnError() throws {
+    let path = try makeTemporaryFolder(self) + "/cache.mbtiles"
+    let description = TileCacheDescription(
+      source: "http://x/{z}/{x}/{y}.png", attribution: nil, tileSize: 256)
+    try openTileCache(at: path, for: description).commit()
+    try sqliteExecute(
+      path,
+      """
+      CREATE TABLE junk (i INTEGER);
+      CREATE TRIGGER endless AFTER INSERT ON tiles BEGIN
+        INSERT INTO junk WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i FROM r;
+      END;
+      """)
+    let outcome = finishing(within: 60, "writing into a cache with an endless trigger") { () -> String in
+      Self.error {
+        let cache = try openTileCache(at: path, for: description)
+        try cache.store(
+          tile(0, 0, 0), data: try HostileTiles.png(),
+          freshness: TileFreshness(
+            etag: nil, lastModified: nil, expires: Date(), fetched: Date()))
+        try cache.commit()
+      }
+    }
+    XCTAssertEqual(
+      outcome?.hasPrefix("tile cache database \(path) failed: a query did not finish within "), true,
+      outcome ?? "")
+    XCTAssertEqual(try sqliteRows(path, "SELECT COUNT(*) FROM tiles"), [["0"]])
+  }
+
   func testRowsOutsideTheTileGridAreIgnored() throws {
     let path = try makeTemporaryFolder(self) + "/odd.mbtiles"
     let png = HostileTiles.sqlBlob(try HostileTiles.png())
