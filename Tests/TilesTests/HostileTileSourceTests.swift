@@ -151,6 +151,13 @@ final class HostileTileSourceTests: XCTestCase {
         "\(pipe) is not an MBTiles file (it is a named pipe (FIFO)); choose another --to",
       ])
 
+    let archive = folder + "/pipe.pmtiles"
+    try makeNamedPipe(archive)
+    let pmtiles = finishing(within: 10, "opening a named pipe as a PMTiles archive") { () -> String in
+      Self.error { _ = try PMTilesFile(path: archive) }
+    }
+    XCTAssertEqual(pmtiles, "\(PMTilesError.unreadable(path: archive, reason: "not a regular file"))")
+
     let namedLikeAFile = folder + "/folder.mbtiles"
     try FileManager.default.createDirectory(atPath: namedLikeAFile, withIntermediateDirectories: true)
     XCTAssertEqual(

@@ -19,9 +19,10 @@ public final class PMTilesFile: PMTilesByteSource {
   public let size: UInt64
   private let descriptor: Int32
 
-  /// Opens the file read-only.
+  /// Opens the file read-only. Anything but a regular file is refused (`O_NONBLOCK`: opening a named pipe
+  /// would otherwise wait for a writer forever, before the check).
   public init(path: String) throws(PMTilesError) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else { throw Self.failure(path) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
