@@ -90,7 +90,7 @@ enum RenderCommand {
     }
     // Stage both files before replacing either, so that a failing --layout-json leaves the old map alone.
     let map = try OutputFile.stage(result.data, to: targets[0])
-    if let layoutPath {
+    if layoutPath != nil {
       let layout: OutputFile
       do {
         layout = try OutputFile.stage(Array(result.layout.json.utf8), to: targets[1])

@@ -37,7 +37,7 @@ public final class ScratchMount {
   /// Fills the file system until not one more block fits.
   public func fill() throws {
     let filler = path(".filler")
-    FileManager.default.createFile(atPath: filler, contents: nil)
+    _ = FileManager.default.createFile(atPath: filler, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: filler) else { return }
     defer { try? handle.close() }
     let block = Data(count: 4096)
