@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "Places", targets: ["Places"]),
     .library(name: "Tiles", targets: ["Tiles"]),
     .library(name: "Rendering", targets: ["Rendering"]),
+    .library(name: "MapStyle", targets: ["MapStyle"]),
   ],
   targets: [
     .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
@@ -23,6 +24,8 @@ let package = Package(
     .target(name: "Arguments"),
     .target(name: "JSON"),
     .target(name: "MapMath"),
+    // MapLibre style reading and evaluation: pure Swift, no I/O.
+    .target(name: "MapStyle", dependencies: ["JSON"]),
     .target(name: "Places", dependencies: ["JSON", "MapMath", "CSQLite"]),
     .target(name: "Tiles", dependencies: ["JSON", "MapMath", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
@@ -32,6 +35,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["Rendering", "Tiles", "CSQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),
     .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
