@@ -21,9 +21,3 @@ public protocol StyleFeature {
 extension StyleFeature {
   public var id: StyleValue? { nil }
 }
-
-/// Stands in for "no feature" when a value that does not depend on features is evaluated.
-struct NoFeature: StyleFeature {
-  var geometryType: StyleGeometryType { .point }
-  func property(_ key: String) -> StyleValue? { nil }
-}

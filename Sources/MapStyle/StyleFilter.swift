@@ -13,7 +13,14 @@ public struct StyleFilter: Sendable {
 
   /// Whether the feature passes at a style zoom (mymap zoom − 1). A filter that fails to evaluate on a
   /// feature (an ordering of a string against a number, say) does not pass, as in MapLibre.
+  @inlinable
   public func matches<F: StyleFeature>(_ feature: F, atZoom zoom: Double) -> Bool {
+    // Inlined so the generic part specialises in the caller; evaluation itself is not generic.
+    matches(anyFeature: feature, atZoom: zoom)
+  }
+
+  @usableFromInline
+  func matches(anyFeature feature: any StyleFeature, atZoom zoom: Double) -> Bool {
     (try? expression.evaluateBool(EvaluationContext(zoom: zoom, feature: feature))) ?? false
   }
 }

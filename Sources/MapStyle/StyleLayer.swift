@@ -31,6 +31,7 @@ public struct StyleLayer: Sendable {
   }
 
   /// Whether a feature passes the layer's filter at a style zoom.
+  @inlinable
   public func matches<F: StyleFeature>(_ feature: F, atZoom zoom: Double) -> Bool {
     filter?.matches(feature, atZoom: zoom) ?? true
   }

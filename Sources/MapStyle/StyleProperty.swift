@@ -58,9 +58,16 @@ public struct StyleProperty<Value: StylePropertyValue>: Sendable {
   }
 
   /// The value at a style zoom for one feature.
+  @inlinable
   public func value<F: StyleFeature>(atZoom zoom: Double, for feature: F) -> Value {
+    // Inlined so the generic part specialises in the caller; evaluation itself is not generic.
     if let constantValue { return constantValue }
-    return convert(try? expression.evaluate(EvaluationContext(zoom: zoom, feature: feature)))
+    return value(atZoom: zoom, anyFeature: feature)
+  }
+
+  @usableFromInline
+  func value(atZoom zoom: Double, anyFeature feature: any StyleFeature) -> Value {
+    convert(try? expression.evaluate(EvaluationContext(zoom: zoom, feature: feature)))
   }
 
   /// The property with its zoom fixed: constant and zoom-only values are computed once here, so a
@@ -70,7 +77,7 @@ public struct StyleProperty<Value: StylePropertyValue>: Sendable {
       property: self, zoom: zoom, constantValue: dependence == .feature ? nil : value(atZoom: zoom))
   }
 
-  private static func noFeature(zoom: Double) -> EvaluationContext<NoFeature> {
+  private static func noFeature(zoom: Double) -> EvaluationContext {
     EvaluationContext(zoom: zoom, feature: nil)
   }
 
@@ -93,15 +100,16 @@ public struct StyleProperty<Value: StylePropertyValue>: Sendable {
 
 /// A property at one style zoom (see `StyleProperty.resolved(atZoom:)`).
 public struct ResolvedStyleProperty<Value: StylePropertyValue>: Sendable {
-  let property: StyleProperty<Value>
+  @usableFromInline let property: StyleProperty<Value>
   /// The style zoom it was resolved at.
   public let zoom: Double
   /// The value when it is the same for every feature at this zoom.
   public let constantValue: Value?
 
   /// The value for one feature.
+  @inlinable
   public func value<F: StyleFeature>(for feature: F) -> Value {
     if let constantValue { return constantValue }
-    return property.value(atZoom: zoom, for: feature)
+    return property.value(atZoom: zoom, anyFeature: feature)
   }
 }

@@ -97,6 +97,10 @@ final class ExpressionOperatorTests: XCTestCase {
     XCTAssertEqual(try value(match, TestFeature(["class": .string("trunk")])), .number(1))
     XCTAssertEqual(try value(match, TestFeature(["class": .string("path")])), .number(0))
     XCTAssertEqual(try value(match, TestFeature(["class": .number(1)])), .number(0), "other type: fallback")
+    let long =
+      #"["match", ["get", "lanes"], \#((1...10).map { "\($0), \"l\($0)\"" }.joined(separator: ", ")), "none"]"#
+    XCTAssertEqual(try value(long, road), .string("l4"), "a long table is hashed, with the same answers")
+    XCTAssertEqual(try value(long, TestFeature(["lanes": .number(11)])), .string("none"))
     let numeric = #"["match", ["get", "lanes"], [1, 2], "narrow", 4, "wide", "other"]"#
     XCTAssertEqual(try value(numeric, road), .string("wide"))
     XCTAssertEqual(try value(numeric, TestFeature(["lanes": .string("4")])), .string("other"))

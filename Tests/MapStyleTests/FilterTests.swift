@@ -71,6 +71,12 @@ final class FilterTests: XCTestCase {
     XCTAssertFalse(try passes(#"["in", "missing", "a"]"#, primary))
     XCTAssertTrue(try passes(#"["!in", "missing", "a"]"#, primary))
     XCTAssertFalse(try passes(#"["in", "class"]"#, primary), "no values: nothing matches")
+    // Long lists are hashed rather than scanned: same answers.
+    let many = (1...12).map { "\"c\($0)\"" }.joined(separator: ", ")
+    XCTAssertTrue(try passes(#"["in", "class", \#(many), 2]"#, TestFeature(["class": .string("c11")])))
+    XCTAssertTrue(try passes(#"["in", "class", \#(many), 2]"#, TestFeature(["class": .number(2)])))
+    XCTAssertFalse(try passes(#"["in", "class", \#(many), 2]"#, TestFeature(["class": .string("2")])))
+    XCTAssertFalse(try passes(#"["in", "class", \#(many)]"#, TestFeature(["class": .string("c13")])))
     XCTAssertTrue(try passes(#"["has", "name"]"#, primary))
     XCTAssertFalse(try passes(#"["!has", "name"]"#, primary))
     XCTAssertTrue(try passes(#"["!has", "ref"]"#, primary))

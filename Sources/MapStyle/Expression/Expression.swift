@@ -22,7 +22,7 @@ indirect enum Expression: Sendable {
   /// `in`: an item in an array or a substring in a string.
   case contains(needle: Expression, haystack: Expression)
 
-  case match(input: Expression, table: MatchTable, outputs: [Expression], otherwise: Expression)
+  case match(input: Expression, table: ValueTable, outputs: [Expression], otherwise: Expression)
   case firstTrue(conditions: [Expression], outputs: [Expression], otherwise: Expression)
   case coalesce([Expression])
   case step(input: Expression, stops: [Double], outputs: [Expression])
@@ -104,24 +104,14 @@ indirect enum Expression: Sendable {
   }
 }
 
-/// The labels of a `match`: numbers or strings (never both), each naming an output index.
-struct MatchTable: Sendable {
-  var strings: [String: Int] = [:]
-  var numbers: [Double: Int] = [:]
-
-  func output(for value: StyleValue) -> Int? {
-    switch value {
-    case .string(let text): return strings[text]
-    case .number(let number): return numbers[number]
-    default: return nil
-    }
-  }
-}
-
 /// What evaluation can read: the style zoom and, for data-driven values, one feature.
-struct EvaluationContext<Feature: StyleFeature> {
+///
+/// Not generic on purpose: generic evaluation called from another module runs unspecialized and spent
+/// about half its time looking up generic type metadata. A feature type of up to three words (a class
+/// reference, or a tile reference and an index) fits the existential without an allocation.
+struct EvaluationContext {
   var zoom: Double
-  var feature: Feature?
+  var feature: (any StyleFeature)?
 }
 
 /// What an expression's value depends on besides its own constants.

@@ -16,7 +16,7 @@ extension ExpressionCompiler {
       throw fail("\"match\" takes an input, label/output pairs and a fallback")
     }
     let input = try compile(arguments[arguments.startIndex], expected: .value, depth: depth + 1)
-    var table = MatchTable()
+    var table = ValueTable()
     var labelType: ExpressionType?
     var outputType = branchType(expected)
     var outputs: [Compiled] = []
@@ -31,13 +31,9 @@ extension ExpressionCompiler {
           throw fail("\"match\" labels must all be numbers or all strings")
         }
         labelType = type
-        let isNew: Bool
-        switch key {
-        case .string(let text): isNew = table.strings.updateValue(outputs.count, forKey: text) == nil
-        case .number(let number): isNew = table.numbers.updateValue(outputs.count, forKey: number) == nil
-        default: isNew = false
+        guard table.insert(key, index: outputs.count) else {
+          throw fail("\"match\" label \(key) appears twice")
         }
-        guard isNew else { throw fail("\"match\" label \(key) appears twice") }
       }
       let output = try compile(pairs[index + 1], expected: outputType, depth: depth + 1)
       outputType = outputType ?? output.type

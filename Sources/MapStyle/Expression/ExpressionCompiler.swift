@@ -138,7 +138,7 @@ struct ExpressionCompiler {
     guard compiled.dependence.isEmpty else { return compiled }
     if case .literal = compiled.expression { return compiled }
     do {
-      let value = try compiled.expression.evaluate(EvaluationContext<NoFeature>(zoom: 0, feature: nil))
+      let value = try compiled.expression.evaluate(EvaluationContext(zoom: 0, feature: nil))
       return Compiled(expression: .literal(value), type: compiled.type, dependence: [], nodes: 1)
     } catch {
       if case .notAColor(.string(let text)) = error.reason {

@@ -2,7 +2,7 @@ extension Expression {
   /// The value for one feature (or for no feature, when the expression does not read one) at a style
   /// zoom. Errors follow the specification; callers turn them into a property's default or a filter's
   /// `false`.
-  func evaluate<F: StyleFeature>(_ context: EvaluationContext<F>) throws(EvaluationError) -> StyleValue {
+  func evaluate(_ context: EvaluationContext) throws(EvaluationError) -> StyleValue {
     switch self {
     case .literal(let value):
       return value
@@ -44,7 +44,7 @@ extension Expression {
     case .contains(let needle, let haystack):
       return .bool(try membership(of: try needle.evaluate(context), in: try haystack.evaluate(context)))
     case .match(let input, let table, let outputs, let otherwise):
-      guard let index = table.output(for: try input.evaluate(context)) else {
+      guard let index = table.index(of: try input.evaluate(context)) else {
         return try otherwise.evaluate(context)
       }
       return try outputs[index].evaluate(context)
@@ -144,7 +144,7 @@ extension Expression {
     }
   }
 
-  func evaluateBool<F: StyleFeature>(_ context: EvaluationContext<F>) throws(EvaluationError) -> Bool {
+  func evaluateBool(_ context: EvaluationContext) throws(EvaluationError) -> Bool {
     let value = try evaluate(context)
     guard case .bool(let flag) = value else {
       throw EvaluationError(.typeMismatch(expected: .boolean, found: value))
@@ -152,7 +152,7 @@ extension Expression {
     return flag
   }
 
-  func evaluateNumber<F: StyleFeature>(_ context: EvaluationContext<F>) throws(EvaluationError) -> Double {
+  func evaluateNumber(_ context: EvaluationContext) throws(EvaluationError) -> Double {
     let value = try evaluate(context)
     guard case .number(let number) = value else {
       throw EvaluationError(.typeMismatch(expected: .number, found: value))
@@ -160,7 +160,7 @@ extension Expression {
     return number
   }
 
-  func evaluateString<F: StyleFeature>(_ context: EvaluationContext<F>) throws(EvaluationError) -> String {
+  func evaluateString(_ context: EvaluationContext) throws(EvaluationError) -> String {
     let value = try evaluate(context)
     guard case .string(let text) = value else {
       throw EvaluationError(.typeMismatch(expected: .string, found: value))
@@ -168,7 +168,7 @@ extension Expression {
     return text
   }
 
-  private func evaluateObject<F: StyleFeature>(_ context: EvaluationContext<F>) throws(EvaluationError)
+  private func evaluateObject(_ context: EvaluationContext) throws(EvaluationError)
     -> [String: StyleValue]
   {
     let value = try evaluate(context)

@@ -15,7 +15,7 @@ enum LegacyKey: Hashable, Sendable {
   }
 
   /// The feature's value for this key; nil when missing.
-  func value<F: StyleFeature>(in feature: F?) -> StyleValue? {
+  func value(in feature: (any StyleFeature)?) -> StyleValue? {
     guard let feature else { return nil }
     switch self {
     case .property(let name): return feature.property(name)
@@ -30,10 +30,10 @@ enum LegacyKey: Hashable, Sendable {
 enum LegacyFilterTest: Sendable {
   case equals(LegacyKey, StyleValue, negated: Bool)
   case ordering(Expression.Ordering, LegacyKey, StyleValue)
-  case membership(LegacyKey, Set<StyleValue>, negated: Bool)
+  case membership(LegacyKey, ValueTable, negated: Bool)
   case presence(LegacyKey, negated: Bool)
 
-  func holds<F: StyleFeature>(for feature: F?) -> Bool {
+  func holds(for feature: (any StyleFeature)?) -> Bool {
     switch self {
     case .equals(let key, let expected, let negated):
       // `["==", "x", null]` matches a present null, never a missing property.
@@ -44,7 +44,7 @@ enum LegacyFilterTest: Sendable {
       // Only two numbers or two strings compare; anything else does not match.
       return (try? ordering.holds(actual, bound)) ?? false
     case .membership(let key, let values, let negated):
-      let found = key.value(in: feature).map { values.contains($0) } ?? false
+      let found = key.value(in: feature).map { values.index(of: $0) != nil } ?? false
       return found != negated
     case .presence(let key, let negated):
       let present: Bool
@@ -174,7 +174,10 @@ extension ExpressionCompiler {
     case "in", "!in":
       let key = try legacyKey(arguments.first, operator: name)
       // Only plain values can ever equal a feature's value.
-      let values = Set(arguments.dropFirst().map(StyleValue.init(json:)).filter(\.isScalar))
+      var values = ValueTable()
+      for value in arguments.dropFirst().map(StyleValue.init(json:)) where value.isScalar {
+        _ = values.insert(value, index: 0)
+      }
       return try legacyNode(.membership(key, values, negated: name == "!in"))
     case "has", "!has":
       guard arguments.count == 1 else { throw fail("legacy filter \"\(name)\" takes one key") }

@@ -12,7 +12,7 @@ struct LegacyFunction: Sendable {
   enum Method: Sendable {
     case exponential(base: Double)
     case interval
-    case categorical([StyleValue: Int])
+    case categorical(ValueTable)
     /// The input itself, converted to the property's type.
     case identity(ExpressionType)
   }
@@ -27,7 +27,7 @@ struct LegacyFunction: Sendable {
   /// How outputs blend; nil when the property does not interpolate (the lower stop wins).
   var blend: Expression.Interpolation.Kind?
 
-  func evaluate<F: StyleFeature>(_ context: EvaluationContext<F>) throws(EvaluationError) -> StyleValue {
+  func evaluate(_ context: EvaluationContext) throws(EvaluationError) -> StyleValue {
     let value: StyleValue
     switch input {
     case .zoom:
@@ -49,7 +49,7 @@ struct LegacyFunction: Sendable {
       }
       return try outputs[index].evaluate(context)
     case .categorical(let table):
-      guard let index = table[value] else { return try fallbackValue(context) }
+      guard let index = table.index(of: value) else { return try fallbackValue(context) }
       return try outputs[index].evaluate(context)
     case .identity(let type):
       switch type {
@@ -66,7 +66,7 @@ struct LegacyFunction: Sendable {
     }
   }
 
-  private func fallbackValue<F: StyleFeature>(_ context: EvaluationContext<F>) throws(EvaluationError)
+  private func fallbackValue(_ context: EvaluationContext) throws(EvaluationError)
     -> StyleValue
   {
     try fallback?.evaluate(context) ?? .null
@@ -146,14 +146,14 @@ extension ExpressionCompiler {
     var method: LegacyFunction.Method
     var stopInputs: [Double] = []
     if spec.type == "categorical" {
-      var table: [StyleValue: Int] = [:]
+      var table = ValueTable()
       for (index, stop) in stops.enumerated() {
         let key = StyleValue(json: stop.input)
         switch key {
         case .string, .number, .bool: break
         default: throw fail("categorical stop inputs must be strings, numbers or booleans")
         }
-        guard table.updateValue(index, forKey: key) == nil else {
+        guard table.insert(key, index: index) else {
           throw fail("categorical stop input \(key) appears twice")
         }
       }
