@@ -29,7 +29,9 @@ final class FilterTests: XCTestCase {
     XCTAssertEqual(try syntax(#"["has", "$type"]"#), .legacy)
     XCTAssertEqual(try syntax(#"["!has", "name"]"#), .legacy)
     XCTAssertEqual(try syntax(#"["all", ["has", "name"], ["==", "class", "x"]]"#), .legacy)
-    XCTAssertEqual(try syntax(#"["all", ["==", "class", "x"], ["==", ["get", "a"], 1]]"#), .expression)
+    // One legacy child makes a tree legacy (MapLibre GL JS 5 and Native); other children keep their own syntax.
+    XCTAssertEqual(try syntax(#"["all", ["==", "class", "x"], ["==", ["get", "a"], 1]]"#), .legacy)
+    XCTAssertEqual(try syntax(#"["all", ["==", ["get", "a"], 1], true]"#), .expression)
     XCTAssertEqual(try syntax(#"["all", ["has", "name"], true]"#), .either)
     XCTAssertEqual(try syntax("true"), .either)
     XCTAssertEqual(try syntax(#"["geometry-type"]"#), .expression)
@@ -95,6 +97,25 @@ final class FilterTests: XCTestCase {
     XCTAssertTrue(try passes(#"["any", [">", "name", 1], ["==", "class", "primary"]]"#, primary))
   }
 
+  func testMixedTreesReadEachChildInItsOwnSyntax() throws {
+    let mixed = #"["all", ["!in", "class", "path"], ["==", ["get", "admin_level"], 2], ["has", "name"]]"#
+    XCTAssertTrue(try passes(mixed, primary))
+    XCTAssertFalse(
+      try passes(mixed, TestFeature(["class": .string("path"), "admin_level": .number(2), "name": .null])))
+  }
+
+  func testLegacyEdgeCasesFollowMapLibre() throws {
+    // A feature without an id has a null `$id`.
+    XCTAssertTrue(try passes(#"["in", "$id", 3, null]"#, TestFeature()))
+    XCTAssertFalse(try passes(#"["!=", "$id", null]"#, TestFeature()))
+    XCTAssertTrue(try passes(#"["!=", "$id", null]"#, primary))
+    // Legacy orderings compare any two values of one JavaScript type, nulls and booleans included.
+    XCTAssertTrue(try passes(#"[">=", "n", null]"#, TestFeature(["n": .null])))
+    XCTAssertFalse(try passes(#"[">", "n", null]"#, TestFeature(["n": .null])))
+    XCTAssertTrue(try passes(#"[">", "flag", false]"#, TestFeature(["flag": .bool(true)])))
+    XCTAssertFalse(try passes(#"["<", "flag", 1]"#, TestFeature(["flag": .bool(false)])))
+  }
+
   func testExpressionFilters() throws {
     XCTAssertTrue(try passes(#"["==", ["geometry-type"], "LineString"]"#, primary))
     XCTAssertTrue(
@@ -130,8 +151,17 @@ final class FilterTests: XCTestCase {
       error(#"["within", {"type": "Polygon", "coordinates": []}]"#),
       #"style layer "roads": unknown expression operator "within""#)
     XCTAssertEqual(
-      error(#"["all", ["!in", "class", "a"], ["==", ["get", "x"], 1]]"#),
-      #"style layer "roads": unknown expression operator "!in""#)
+      error(#"["any", ["has", "a"], ["within", {}]]"#),
+      #"style layer "roads": unknown expression operator "within""#)
+    XCTAssertEqual(
+      error(#"[">", "$type", "Point"]"#),
+      #"style layer "roads": filter: legacy filter on "$type" takes ==, !=, in or !in with geometry type names"#
+    )
+    XCTAssertEqual(
+      error(#"["in", "$type", "Point", 2]"#),
+      #"style layer "roads": filter: legacy filter on "$type" takes ==, !=, in or !in with geometry type names"#
+    )
+
     XCTAssertEqual(
       error(#""class""#),
       #"style layer "roads": filter: a filter must be an array or a boolean, found the string "class""#)

@@ -14,13 +14,14 @@ enum LegacyKey: Hashable, Sendable {
     }
   }
 
-  /// The feature's value for this key; nil when missing.
+  /// The feature's value for this key; nil when a property is missing. A feature without an id has a
+  /// null `$id`, as in MapLibre.
   func value(in feature: (any StyleFeature)?) -> StyleValue? {
-    guard let feature else { return nil }
+    guard let feature else { return self == .id ? .null : nil }
     switch self {
     case .property(let name): return feature.property(name)
     case .geometryType: return .string(feature.geometryType.rawValue)
-    case .id: return feature.id
+    case .id: return feature.id ?? .null
     }
   }
 }
@@ -41,8 +42,7 @@ enum LegacyFilterTest: Sendable {
       return equal != negated
     case .ordering(let ordering, let key, let bound):
       guard let actual = key.value(in: feature) else { return false }
-      // Only two numbers or two strings compare; anything else does not match.
-      return (try? ordering.holds(actual, bound)) ?? false
+      return ordering.holdsLoosely(actual, bound)
     case .membership(let key, let values, let negated):
       let found = key.value(in: feature).map { values.index(of: $0) != nil } ?? false
       return found != negated
@@ -60,6 +60,8 @@ enum LegacyFilterTest: Sendable {
 
 /// Which syntax a filter is written in, decided the way MapLibre decides it: a comparison whose
 /// second element is a plain string is a legacy key test; `has` with one key reads the same both ways.
+/// (The specification's newest draft reads mixed `all`/`any` trees as expressions; the renderers in use
+/// read them as legacy trees with expression children, which keeps such styles working.)
 enum FilterSyntax {
   case expression
   case legacy
@@ -92,17 +94,19 @@ enum FilterSyntax {
       let isExpression = elements.count != 3 || second?.isArray == true || third?.isArray == true
       self = isExpression ? .expression : .legacy
     case "all", "any":
-      var sawLegacy = false
+      // One legacy child makes the whole tree legacy; its other children are then read one by one,
+      // so a tree mixing both syntaxes works (as in MapLibre GL JS 5 and MapLibre Native).
+      var sawExpression = false
       for child in elements.dropFirst() {
         switch FilterSyntax(of: child) {
-        case .expression:
-          self = .expression
+        case .legacy:
+          self = .legacy
           return
-        case .legacy: sawLegacy = true
+        case .expression: sawExpression = true
         case .either: break
         }
       }
-      self = sawLegacy ? .legacy : .either
+      self = sawExpression ? .expression : .either
     default:
       self = .expression
     }
@@ -161,6 +165,7 @@ extension ExpressionCompiler {
       guard arguments.count == 2 else { throw fail("legacy filter \"\(name)\" takes a key and a value") }
       let key = try legacyKey(arguments.first, operator: name)
       let value = StyleValue(json: elements[2])
+      try checkGeometryTypeTest(key, operator: name, values: [value])
       let test: LegacyFilterTest =
         switch name {
         case "==": .equals(key, value, negated: false)
@@ -173,6 +178,8 @@ extension ExpressionCompiler {
       return try legacyNode(test)
     case "in", "!in":
       let key = try legacyKey(arguments.first, operator: name)
+      try checkGeometryTypeTest(
+        key, operator: name, values: arguments.dropFirst().map(StyleValue.init(json:)))
       // Only plain values can ever equal a feature's value.
       var values = ValueTable()
       for value in arguments.dropFirst().map(StyleValue.init(json:)) where value.isScalar {
@@ -199,8 +206,32 @@ extension ExpressionCompiler {
     return LegacyKey(key)
   }
 
+  /// `$type` compares only for (in)equality with geometry type names, as MapLibre requires.
+  private func checkGeometryTypeTest(_ key: LegacyKey, operator name: String, values: [StyleValue])
+    throws(StyleError)
+  {
+    guard key == .geometryType else { return }
+    let isEquality = ["==", "!=", "in", "!in"].contains(name)
+    guard isEquality, values.allSatisfy({ if case .string = $0 { true } else { false } }) else {
+      throw fail("legacy filter on \"$type\" takes ==, !=, in or !in with geometry type names")
+    }
+  }
+
   private func legacyNode(_ test: LegacyFilterTest) throws(StyleError) -> Compiled {
     try node(.legacyTest(test), .boolean, [], adding: .feature)
+  }
+}
+
+extension Expression.Ordering {
+  /// A legacy filter's ordering: JavaScript's `<` on two values of the same JavaScript type (null,
+  /// boolean, number, string); false for anything else.
+  func holdsLoosely(_ left: StyleValue, _ right: StyleValue) -> Bool {
+    switch (left, right) {
+    case (.null, .null): return self == .lessOrEqual || self == .greaterOrEqual
+    case (.bool(let a), .bool(let b)): return (try? holds(.number(a ? 1 : 0), .number(b ? 1 : 0))) ?? false
+    case (.number, .number), (.string, .string): return (try? holds(left, right)) ?? false
+    default: return false
+    }
   }
 }
 
