@@ -68,6 +68,11 @@ final class HostileStyleTests: XCTestCase {
       "rank": .number(.nan), "c": .string(String(repeating: "rgb(", count: 50_000)), "w": .number(.infinity),
     ])
     XCTAssertFalse(road.matches(hostile, atZoom: 10))
+    // Nesting is cut off at 32 levels, so a feature's pathological value cannot exhaust the stack.
+    var deep = StyleValue.number(1)
+    for _ in 0..<200 { deep = .array([deep]) }
+    let expected = String(repeating: "array<", count: 33) + "value, 1>" + String(repeating: ", 1>", count: 32)
+    XCTAssertEqual(ExpressionType.of(deep).name, expected)
     XCTAssertEqual(line.color.value(atZoom: 10, for: hostile), .black)
     XCTAssertEqual(
       line.width.value(atZoom: 10, for: hostile), 1, "infinite widths are not drawable: the default")

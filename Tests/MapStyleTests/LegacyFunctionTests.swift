@@ -99,6 +99,10 @@ final class LegacyFunctionTests: XCTestCase {
       #"style layer "r": line-width: function stops must be in ascending order"#)
     XCTAssertEqual(
       styleError(
+        styleText(#"{"id": "r", "type": "line", "paint": {"line-width": {"base": -1, "stops": [[1, 1]]}}}"#)),
+      #"style layer "r": line-width: a function's "base" must be a number of at least 0"#)
+    XCTAssertEqual(
+      styleError(
         styleText(
           #"{"id": "r", "type": "line", "paint": {"line-width": {"type": "cubic", "stops": [[1, 1]]}}}"#)),
       #"style layer "r": line-width: unknown function type the string "cubic""#)

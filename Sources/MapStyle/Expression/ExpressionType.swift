@@ -33,7 +33,8 @@ indirect enum ExpressionType: Hashable, Sendable {
   }
 
   /// The type of a value as `typeof` sees it: arrays report a common item type (or `value`) and length.
-  static func of(_ value: StyleValue) -> ExpressionType {
+  /// Arrays nested deeper than a style could write (a feature might hand in anything) count as `value`.
+  static func of(_ value: StyleValue, depth: Int = 0) -> ExpressionType {
     switch value {
     case .null: return .null
     case .bool: return .boolean
@@ -42,9 +43,10 @@ indirect enum ExpressionType: Hashable, Sendable {
     case .color: return .color
     case .object: return .object
     case .array(let elements):
+      guard depth < 32 else { return .array(.value, count: elements.count) }
       var item: ExpressionType?
       for element in elements {
-        let type = of(element)
+        let type = of(element, depth: depth + 1)
         if item == nil {
           item = type
         } else if item != type {

@@ -88,8 +88,8 @@ extension ExpressionCompiler {
     }
     var base = 1.0
     if let json = object["base"] {
-      guard case .number(let number) = json, number > 0 else {
-        throw fail("a function's \"base\" must be a positive number")
+      guard case .number(let number) = json, number >= 0 else {
+        throw fail("a function's \"base\" must be a number of at least 0")
       }
       base = number
     }
