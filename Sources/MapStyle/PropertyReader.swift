@@ -70,7 +70,8 @@ extension ExpressionCompiler {
     [
       "literal", "get", "has", "id", "geometry-type", "zoom", "feature-state", "!", "all", "any", "==", "!=",
       "<",
-      "<=", ">", ">=", "in", "match", "case", "coalesce", "step", "interpolate", "let", "var", "concat",
+      "<=", ">", ">=", "in", "match", "case", "coalesce", "step", "interpolate", "interpolate-lab",
+      "interpolate-hcl", "let", "var", "concat",
       "format",
       "to-string", "to-boolean", "typeof", "to-number", "to-color", "string", "number", "boolean", "object",
       "array",

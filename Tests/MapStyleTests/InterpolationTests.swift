@@ -54,6 +54,22 @@ final class InterpolationTests: XCTestCase {
       #"style layer "test": p: "nope" is not a colour"#)
   }
 
+  func testLabAndHCLInterpolationMatchMapLibre() throws {
+    // Reference values from MapLibre GL JS 5.3 at the same halfway point.
+    let lab = ##"["interpolate-lab", ["linear"], ["zoom"], 0, "#ff0000", 10, "#0000ff"]"##
+    XCTAssertEqual(try value(lab, zoom: 5, expected: .color).colorBytes, [193, 0, 136, 1])
+    let hcl = ##"["interpolate-hcl", ["linear"], ["zoom"], 0, "#ff0000", 10, "#00ff00"]"##
+    XCTAssertEqual(try value(hcl, zoom: 5, expected: .color).colorBytes, [209, 169, 0, 1])
+    let fromGrey = ##"["interpolate-hcl", ["linear"], ["zoom"], 0, "#808080", 10, "#0000ff"]"##
+    XCTAssertEqual(try value(fromGrey, zoom: 5).colorBytes, [110, 79, 192, 1], "a grey takes the other hue")
+    XCTAssertEqual(
+      compileError(#"["interpolate-lab", ["linear"], ["zoom"], 0, 1, 10, 2]"#),
+      #"style layer "test": p: expected color but found number"#)
+    let function = try fillStyle(
+      paint: ##"{"fill-color": {"colorSpace": "lab", "stops": [[0, "#ff0000"], [10, "#0000ff"]]}}"##)
+    XCTAssertEqual(function.color.value(atZoom: 5).bytes, [193, 0, 136, 1])
+  }
+
   func testArraysOfNumbersInterpolateElementwise() throws {
     let offset = #"["interpolate", ["linear"], ["zoom"], 10, ["literal", [0, 0]], 20, ["literal", [1, -2]]]"#
     XCTAssertEqual(try value(offset, zoom: 15), .array([.number(0.5), .number(-1)]))

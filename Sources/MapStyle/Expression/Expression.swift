@@ -95,8 +95,13 @@ indirect enum Expression: Sendable {
 
     enum Kind: Sendable {
       case number
-      case color
+      /// Colours blend in sRGB (`interpolate`), CIE L*a*b* (`interpolate-lab`) or HCL (`interpolate-hcl`).
+      case color(ColorSpace)
       case numberArray
+    }
+
+    enum ColorSpace: String, Sendable {
+      case rgb, lab, hcl
     }
 
     var curve: Curve

@@ -141,15 +141,19 @@ extension ExpressionCompiler {
     return try node(expression, outputType ?? first.type, [input] + outputs)
   }
 
-  func compileInterpolate(_ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int)
-    throws(StyleError) -> Compiled
-  {
+  /// `interpolate`, or with `space` set, `interpolate-lab` / `interpolate-hcl` (colours only).
+  func compileInterpolate(
+    _ arguments: ArraySlice<JSONValue>, expected: ExpressionType?,
+    space: Expression.Interpolation.ColorSpace? = nil,
+    depth: Int
+  ) throws(StyleError) -> Compiled {
+    let name = space.map { "interpolate-\($0.rawValue)" } ?? "interpolate"
     guard arguments.count >= 4, arguments.count % 2 == 0 else {
-      throw fail("\"interpolate\" takes a curve, an input and stop/output pairs")
+      throw fail("\"\(name)\" takes a curve, an input and stop/output pairs")
     }
     let curve = try interpolationCurve(arguments[arguments.startIndex])
     let input = try compile(arguments[arguments.startIndex + 1], expected: .number, depth: depth + 1)
-    var outputType = branchType(expected)
+    var outputType = space == nil ? branchType(expected) : .color
     var stops: [Double] = []
     var outputs: [Compiled] = []
     let pairs = arguments.dropFirst(2)
@@ -160,8 +164,8 @@ extension ExpressionCompiler {
       outputs.append(output)
     }
     let type = outputType ?? .value
-    guard let kind = Self.interpolationKind(of: type) else {
-      throw fail("\"interpolate\" cannot blend values of type \(type.name)")
+    guard let kind = Self.interpolationKind(of: type, space: space ?? .rgb) else {
+      throw fail("\"\(name)\" cannot blend values of type \(type.name)")
     }
     let expression = Expression.interpolate(
       Expression.Interpolation(curve: curve, kind: kind), input: input.expression, stops: stops,
@@ -181,10 +185,12 @@ extension ExpressionCompiler {
   }
 
   /// What `interpolate` can blend: numbers, colours and arrays of numbers.
-  static func interpolationKind(of type: ExpressionType) -> Expression.Interpolation.Kind? {
+  static func interpolationKind(of type: ExpressionType, space: Expression.Interpolation.ColorSpace = .rgb)
+    -> Expression.Interpolation.Kind?
+  {
     switch type {
     case .number: return .number
-    case .color: return .color
+    case .color: return .color(space)
     case .array(.number, _): return .numberArray
     default: return nil
     }

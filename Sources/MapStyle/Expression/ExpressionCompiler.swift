@@ -230,6 +230,9 @@ struct ExpressionCompiler {
       return try compileStep(arguments, expected: expected, depth: depth)
     case "interpolate":
       return try compileInterpolate(arguments, expected: expected, depth: depth)
+    case "interpolate-lab", "interpolate-hcl":
+      return try compileInterpolate(
+        arguments, expected: expected, space: name == "interpolate-lab" ? .lab : .hcl, depth: depth)
     case "let":
       return try compileLet(arguments, expected: expected, depth: depth)
     case "var":

@@ -55,8 +55,12 @@ extension Expression.Interpolation.Kind {
     switch (self, lower, upper) {
     case (.number, .number(let a), .number(let b)):
       return .number(a + (b - a) * t)
-    case (.color, .color(let a), .color(let b)):
-      return .color(a.interpolated(to: b, fraction: t))
+    case (.color(let space), .color(let a), .color(let b)):
+      switch space {
+      case .rgb: return .color(a.interpolated(to: b, fraction: t))
+      case .lab: return .color(a.interpolatedInLab(to: b, fraction: t))
+      case .hcl: return .color(a.interpolatedInHCL(to: b, fraction: t))
+      }
     case (.numberArray, .array(let a), .array(let b)):
       guard a.count == b.count else { throw EvaluationError(.mismatchedArrays(a.count, b.count)) }
       var result: [StyleValue] = []

@@ -121,8 +121,17 @@ extension ExpressionCompiler {
       }
       stops.append((pair[0], pair[1]))
     }
+    var space = Expression.Interpolation.ColorSpace.rgb
+    if let json = object["colorSpace"] {
+      guard case .string(let name) = json, let found = Expression.Interpolation.ColorSpace(rawValue: name)
+      else {
+        throw fail("a function's \"colorSpace\" must be \"rgb\", \"lab\" or \"hcl\"")
+      }
+      space = found
+    }
     let method = MethodSpec(
-      type: type, base: base, blend: rules.interpolates ? Self.interpolationKind(of: rules.type) : nil)
+      type: type, base: base,
+      blend: rules.interpolates ? Self.interpolationKind(of: rules.type, space: space) : nil)
     if let propertyName, case .object = stops[0].input {
       return try compileZoomAndPropertyFunction(
         stops, property: propertyName, method: method, fallback: fallback, rules: rules)
