@@ -75,6 +75,7 @@ extension ExpressionCompiler {
       "format",
       "to-string", "to-boolean", "typeof", "to-number", "to-color", "string", "number", "boolean", "object",
       "array",
-      "upcase", "downcase", "length", "at", "rgb", "rgba", "to-rgba",
+      "upcase", "downcase", "length", "at", "index-of", "slice", "is-supported-script", "rgb", "rgba",
+      "to-rgba",
     ] + Expression.Arithmetic.allCases.map(\.rawValue))
 }

@@ -230,6 +230,23 @@ final class ExpressionOperatorTests: XCTestCase {
       .string("Mannerheimintie 4"))
   }
 
+  func testIndexOfAndSliceUseJavaScriptIndicesInCharacters() throws {
+    XCTAssertEqual(try value(#"["index-of", "b", "abcb"]"#), .number(1))
+    XCTAssertEqual(try value(#"["index-of", "b", "abcb", 2]"#), .number(3))
+    XCTAssertEqual(try value(#"["index-of", "z", "abc"]"#), .number(-1))
+    XCTAssertEqual(try value(#"["index-of", "b", "a😀b"]"#), .number(2), "the emoji is one character")
+    XCTAssertEqual(try value(#"["index-of", 1, ["literal", [3, 1, 1]], -1]"#), .number(2))
+    XCTAssertEqual(try value(#"["index-of", null, "a null"]"#), .number(2))
+    XCTAssertEqual(try value(#"["slice", "Helsinki", 3]"#), .string("sinki"))
+    XCTAssertEqual(try value(#"["slice", "Helsinki", -5, -1]"#), .string("sink"))
+    XCTAssertEqual(try value(#"["slice", "a😀b", 1, 2]"#), .string("😀"))
+    XCTAssertEqual(try value(#"["slice", ["literal", [1, 2, 3]], 1.9]"#), .array([.number(2), .number(3)]))
+    XCTAssertEqual(try value(#"["slice", "abc", 2, 1]"#), .string(""))
+    XCTAssertEqual(
+      try evaluationFailure(#"["slice", ["get", "lanes"], 1]"#, road), "expected array but found number")
+    XCTAssertEqual(try value(#"["is-supported-script", ["get", "name"]]"#, road), .bool(true))
+  }
+
   func testArithmetic() throws {
     XCTAssertEqual(try value(#"["+", 1, 2, 3]"#), .number(6))
     XCTAssertEqual(try value(#"["-", 10, 4]"#), .number(6))

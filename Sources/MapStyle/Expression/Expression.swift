@@ -41,6 +41,10 @@ indirect enum Expression: Sendable {
   case downcase(Expression)
   case length(Expression)
   case element(index: Expression, array: Expression)
+  /// `index-of`: the position of a value in an array, or of text in a string (in characters); -1 if absent.
+  case position(needle: Expression, haystack: Expression, from: Expression?)
+  /// `slice`: part of an array or string, JavaScript-style indices (negative counts from the end).
+  case slice(Expression, start: Expression, end: Expression?)
   case arithmetic(Arithmetic, [Expression])
   case rgba([Expression])
   case colorComponents(Expression)

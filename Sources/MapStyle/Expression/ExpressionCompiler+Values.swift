@@ -116,6 +116,40 @@ extension ExpressionCompiler {
         depth: depth + 1)
       guard case .array(let item, _) = array.type else { throw fail("\"at\" needs an array") }
       return try node(.element(index: index.expression, array: array.expression), item, [index, array])
+    case "index-of":
+      try requireArguments(name, arguments, 2...3)
+      let needle = try compile(arguments[arguments.startIndex], expected: .value, depth: depth + 1)
+      switch needle.type {
+      case .boolean, .string, .number, .null, .value: break
+      default: throw fail("\"index-of\" looks for a boolean, string, number or null, not \(needle.type.name)")
+      }
+      let haystack = try compile(arguments[arguments.startIndex + 1], expected: .value, depth: depth + 1)
+      let start =
+        arguments.count == 3
+        ? try compile(arguments[arguments.startIndex + 2], expected: .number, depth: depth + 1) : nil
+      let expression = Expression.position(
+        needle: needle.expression, haystack: haystack.expression, from: start?.expression)
+      return try node(expression, .number, [needle, haystack] + (start.map { [$0] } ?? []))
+    case "slice":
+      try requireArguments(name, arguments, 2...3)
+      let input = try compile(arguments[arguments.startIndex], expected: .value, depth: depth + 1)
+      let type: ExpressionType
+      switch input.type {
+      case .string, .value: type = input.type
+      case .array(let item, _): type = .array(item, count: nil)
+      default: throw fail("\"slice\" needs a string or an array, found \(input.type.name)")
+      }
+      let start = try compile(arguments[arguments.startIndex + 1], expected: .number, depth: depth + 1)
+      let end =
+        arguments.count == 3
+        ? try compile(arguments[arguments.startIndex + 2], expected: .number, depth: depth + 1) : nil
+      let expression = Expression.slice(input.expression, start: start.expression, end: end?.expression)
+      return try node(expression, type, [input, start] + (end.map { [$0] } ?? []))
+    case "is-supported-script":
+      // mymap draws text with Pango, which shapes every script.
+      try requireArguments(name, arguments, 1...1)
+      let script = try compile(arguments[arguments.startIndex], expected: .string, depth: depth + 1)
+      return try node(.literal(.bool(true)), .boolean, [script])
     case "rgb", "rgba":
       try requireArguments(name, arguments, name == "rgb" ? 3...3 : 4...4)
       let channels = try compileAll(arguments, expected: .number, depth: depth)

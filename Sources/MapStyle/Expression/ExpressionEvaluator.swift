@@ -121,6 +121,15 @@ extension Expression {
       }
       guard index == index.rounded(.down) else { throw EvaluationError(.fractionalIndex(index)) }
       return elements[Int(index)]
+    case .position(let needle, let haystack, let from):
+      let start = try from?.evaluateNumber(context)
+      return .number(
+        try Sequences.position(
+          of: try needle.evaluate(context), in: try haystack.evaluate(context), from: start))
+    case .slice(let input, let start, let end):
+      let first = try start.evaluateNumber(context)
+      let last = try end?.evaluateNumber(context)
+      return try Sequences.slice(try input.evaluate(context), from: first, to: last)
     case .arithmetic(let operation, let operands):
       var numbers: [Double] = []
       numbers.reserveCapacity(operands.count)
