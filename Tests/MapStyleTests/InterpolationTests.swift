@@ -30,6 +30,11 @@ final class InterpolationTests: XCTestCase {
     XCTAssertEqual(try number(width, zoom: 11.5), 3 * fraction, accuracy: 1e-12)
     let base1 = #"["interpolate", ["exponential", 1], ["zoom"], 0, 0, 10, 10]"#
     XCTAssertEqual(try number(base1, zoom: 4), 4, "base 1 is linear")
+    let extra = #"["interpolate", ["linear", 1], ["zoom"], 7, 1, 11, 2]"#
+    XCTAssertEqual(try number(extra, zoom: 9), 1.5, "extra curve arguments are ignored, as MapLibre does")
+    XCTAssertEqual(
+      compileError(#"["interpolate", ["exponential"], ["zoom"], 7, 1, 11, 2]"#),
+      #"style layer "test": p: unknown interpolation curve "exponential" or wrong arguments for it"#)
     let steep = #"["interpolate", ["exponential", 1.5], ["zoom"], 5, 0.5, 18, 30]"#
     let steepFraction: Double = (pow(1.5, 7) - 1) / (pow(1.5, 13) - 1)
     XCTAssertEqual(try number(steep, zoom: 12), 0.5 + 29.5 * steepFraction, accuracy: 1e-12)

@@ -206,16 +206,19 @@ extension ExpressionCompiler {
       return nil
     }
     switch name {
-    case "linear" where parts.count == 1:
+    // Extra elements after "linear" and after the base are ignored, as MapLibre ignores them.
+    case "linear":
       return .linear
-    case "exponential" where parts.count == 2 && numbers.count == 1:
-      return .exponential(base: numbers[0])
+    case "exponential" where parts.count >= 2:
+      guard case .number(let base) = parts[1] else { break }
+      return .exponential(base: base)
     case "cubic-bezier"
     where parts.count == 5 && numbers.count == 4 && numbers.allSatisfy({ (0...1).contains($0) }):
       return .cubicBezier(UnitBezier(numbers[0], numbers[1], numbers[2], numbers[3]))
     default:
-      throw fail("unknown interpolation curve \(JSONWriter.quoted(name)) or wrong arguments for it")
+      break
     }
+    throw fail("unknown interpolation curve \(JSONWriter.quoted(name)) or wrong arguments for it")
   }
 
   func compileLet(_ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int)
