@@ -4,16 +4,21 @@
 /// followed by weight and style words. `FontFace(fontStack:)` splits the trailing words off, so
 /// "Noto Sans Bold Italic" is family "Noto Sans", weight `.bold`, style `.italic`.
 public struct FontFace: Hashable, Sendable {
+  /// The family name for fontconfig ("Noto Sans").
   public var family: String
+  /// The weight the name ends with; `.regular` when it names none.
   public var weight: FontWeight
+  /// Italic or oblique when the name says so.
   public var style: FontStyle
 
+  /// A face from its parts.
   public init(family: String, weight: FontWeight = .regular, style: FontStyle = .normal) {
     self.family = family
     self.weight = weight
     self.style = style
   }
 
+  /// Reads a style's font stack name: trailing style and weight words split off the family.
   public init(fontStack name: String) {
     var words = name.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     var weight = FontWeight.regular

@@ -1,36 +1,48 @@
 /// The properties of a `background` layer.
 public struct BackgroundStyle: Sendable {
+  /// `background-color`.
   public var color: StyleProperty<StyleColor>
+  /// `background-opacity`.
   public var opacity: StyleProperty<Double>
 }
 
 /// The properties of a `fill` layer.
 public struct FillStyle: Sendable {
+  /// `fill-color`.
   public var color: StyleProperty<StyleColor>
+  /// `fill-opacity`.
   public var opacity: StyleProperty<Double>
   /// The outline colour; nil (the default) means the fill colour, as the specification says.
   public var outlineColor: StyleProperty<StyleColor?>
+  /// `fill-antialias`: read for completeness; vector output is always antialiased.
   public var antialias: StyleProperty<Bool>
 }
 
 /// The properties of a `line` layer.
 public struct LineStyle: Sendable {
+  /// `line-color`.
   public var color: StyleProperty<StyleColor>
-  /// In pixels at the style's 512-pixel tile scale, as MapLibre draws them.
+  /// `line-width`, in screen pixels (the zoom convention changes which zoom is evaluated, not the unit).
   public var width: StyleProperty<Double>
+  /// `line-opacity`.
   public var opacity: StyleProperty<Double>
   /// Non-zero: the line is drawn as two lines this far apart (casings).
   public var gapWidth: StyleProperty<Double>
   /// Dash and gap lengths in line widths; nil for a solid line.
   public var dashArray: StyleProperty<[Double]?>
+  /// `line-cap`.
   public var cap: StyleProperty<LineCap>
+  /// `line-join`.
   public var join: StyleProperty<LineJoin>
+  /// `line-miter-limit`: miter joins longer than this many widths become bevels.
   public var miterLimit: StyleProperty<Double>
+  /// `line-round-limit`.
   public var roundLimit: StyleProperty<Double>
 }
 
 /// The properties of a `symbol` layer (text only: icons are not drawn).
 public struct SymbolStyle: Sendable {
+  /// `symbol-placement`: at a point or along lines.
   public var placement: StyleProperty<SymbolPlacement>
   /// Pixels between repeated labels along a line.
   public var spacing: StyleProperty<Double>
@@ -40,25 +52,39 @@ public struct SymbolStyle: Sendable {
   public var textField: StyleProperty<String>
   /// Font stack names in order of preference; `FontFace(fontStack:)` reads one.
   public var textFont: StyleProperty<[String]>
+  /// `text-size`, in pixels.
   public var textSize: StyleProperty<Double>
   /// Ems before a point label wraps.
   public var textMaxWidth: StyleProperty<Double>
+  /// `text-line-height`, in ems.
   public var textLineHeight: StyleProperty<Double>
+  /// `text-letter-spacing`, in ems.
   public var textLetterSpacing: StyleProperty<Double>
+  /// `text-justify`.
   public var textJustify: StyleProperty<TextJustify>
+  /// `text-anchor`.
   public var textAnchor: StyleProperty<TextAnchor>
   /// Degrees a line label may bend between neighbouring characters.
   public var textMaxAngle: StyleProperty<Double>
+  /// `text-padding`: pixels kept clear around a label when placing others.
   public var textPadding: StyleProperty<Double>
+  /// `text-transform`: apply with `TextTransform.apply(to:)`.
   public var textTransform: StyleProperty<TextTransform>
   /// Ems, `[x, y]`.
   public var textOffset: StyleProperty<[Double]>
+  /// `text-allow-overlap`: draw even where other labels are.
   public var textAllowOverlap: StyleProperty<Bool>
+  /// `text-ignore-placement`: let later labels overlap this one.
   public var textIgnorePlacement: StyleProperty<Bool>
+  /// `text-color`.
   public var textColor: StyleProperty<StyleColor>
+  /// `text-halo-color`.
   public var textHaloColor: StyleProperty<StyleColor>
+  /// `text-halo-width`, in pixels.
   public var textHaloWidth: StyleProperty<Double>
+  /// `text-halo-blur`, in pixels.
   public var textHaloBlur: StyleProperty<Double>
+  /// `text-opacity`.
   public var textOpacity: StyleProperty<Double>
 }
 

@@ -11,6 +11,7 @@ import JSON
 /// A style it cannot use (bad JSON, a version other than 8, an unknown expression operator, a colour
 /// that does not parse) is a `StyleError`.
 public struct MapStyle: Sendable {
+  /// The style's `name`.
   public var name: String?
   /// Sources in the order the style declares them; never fetched.
   public var sources: [StyleSource]

@@ -5,9 +5,13 @@ import JSON
 /// The renderer converts it to its own colour type; the style module never premultiplies, so colours
 /// interpolate and print exactly as MapLibre's unpremultiplied `rgb` view of a colour does.
 public struct StyleColor: Hashable, Sendable, CustomStringConvertible {
+  /// Red, 0…1.
   public var red: Double
+  /// Green, 0…1.
   public var green: Double
+  /// Blue, 0…1.
   public var blue: Double
+  /// Opacity, 0…1 (not premultiplied into the channels).
   public var alpha: Double
 
   /// Channels in 0…1; values outside are clamped so a colour is always drawable.
@@ -26,8 +30,11 @@ public struct StyleColor: Hashable, Sendable, CustomStringConvertible {
     self = color
   }
 
+  /// The default of most colour properties.
   public static let black = StyleColor(red: 0, green: 0, blue: 0)
+  /// Opaque white.
   public static let white = StyleColor(red: 1, green: 1, blue: 1)
+  /// Fully transparent (the default halo colour).
   public static let transparent = StyleColor(red: 0, green: 0, blue: 0, alpha: 0)
 
   /// The colour a fraction `t` of the way from `self` to `other`, channel by channel in sRGB with

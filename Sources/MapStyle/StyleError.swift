@@ -20,6 +20,7 @@ public enum StyleError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A count or depth beyond what any real style needs.
   case limitExceeded(layer: String?, what: String, limit: Int)
 
+  /// The message for the user.
   public var description: String {
     switch self {
     case .syntax(let error):
@@ -58,6 +59,7 @@ public enum StyleWarning: Hashable, Sendable, CustomStringConvertible {
   /// A layer's value is used in a simplified way (`detail` says how).
   case simplified(layer: String, property: String, detail: String)
 
+  /// The message for the user.
   public var description: String {
     switch self {
     case .ignoredProperty(let layer, let property, let otherLayers):

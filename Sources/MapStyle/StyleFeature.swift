@@ -19,5 +19,6 @@ public protocol StyleFeature {
 }
 
 extension StyleFeature {
+  /// Features have no id unless the conforming type says so.
   public var id: StyleValue? { nil }
 }

@@ -12,9 +12,13 @@ public struct StyleLayer: Sendable {
     case unsupported(type: String)
   }
 
+  /// The layer's `id`.
   public var id: String
+  /// What it draws, with its properties.
   public var kind: Kind
+  /// The source it draws from (nil for `background`).
   public var source: String?
+  /// The vector tile layer it draws (`source-layer`).
   public var sourceLayer: String?
   /// The layer shows from this style zoom on (inclusive).
   public var minZoom: Double?

@@ -16,6 +16,7 @@ public enum PropertyDependence: Hashable, Sendable {
 public struct StyleProperty<Value: StylePropertyValue>: Sendable {
   /// The value the specification gives when the style does not set the property.
   public let defaultValue: Value
+  /// What the value depends on: nothing, the zoom, or each feature.
   public let dependence: PropertyDependence
   /// Whether the style sets the property at all.
   public let isSet: Bool

@@ -5,6 +5,7 @@ public protocol StylePropertyValue: Sendable {
 }
 
 extension Double: StylePropertyValue {
+  /// Converts a style value of the matching kind; nil for any other.
   public init?(styleValue: StyleValue) {
     guard case .number(let number) = styleValue, number.isFinite else { return nil }
     self = number
@@ -12,6 +13,7 @@ extension Double: StylePropertyValue {
 }
 
 extension Bool: StylePropertyValue {
+  /// Converts a style value of the matching kind; nil for any other.
   public init?(styleValue: StyleValue) {
     guard case .bool(let flag) = styleValue else { return nil }
     self = flag
@@ -19,6 +21,7 @@ extension Bool: StylePropertyValue {
 }
 
 extension String: StylePropertyValue {
+  /// Converts a style value of the matching kind; nil for any other.
   public init?(styleValue: StyleValue) {
     guard case .string(let text) = styleValue else { return nil }
     self = text
@@ -26,6 +29,7 @@ extension String: StylePropertyValue {
 }
 
 extension StyleColor: StylePropertyValue {
+  /// Converts a style value of the matching kind; nil for any other.
   public init?(styleValue: StyleValue) {
     guard case .color(let color) = styleValue else { return nil }
     self = color
@@ -33,6 +37,7 @@ extension StyleColor: StylePropertyValue {
 }
 
 extension Array: StylePropertyValue where Element: StylePropertyValue {
+  /// Converts a style value of the matching kind; nil for any other.
   public init?(styleValue: StyleValue) {
     guard case .array(let elements) = styleValue else { return nil }
     var result: [Element] = []
@@ -58,6 +63,7 @@ public protocol StyleEnumeration: StylePropertyValue, RawRepresentable, CaseIter
 where RawValue == String {}
 
 extension StyleEnumeration {
+  /// Converts a style value of the matching kind; nil for any other.
   public init?(styleValue: StyleValue) {
     guard case .string(let text) = styleValue, let value = Self(rawValue: text) else { return nil }
     self = value
@@ -78,6 +84,7 @@ public enum LineJoin: String, StyleEnumeration {
 public enum SymbolPlacement: String, StyleEnumeration {
   case point, line
 
+  /// Converts a style value of the matching kind; nil for any other.
   public init?(styleValue: StyleValue) {
     switch styleValue {
     case .string("point"): self = .point

@@ -2,6 +2,7 @@ import JSON
 
 /// A source a style declares, recorded as written. Nothing is fetched: the caller supplies tiles.
 public struct StyleSource: Hashable, Sendable {
+  /// The source's name in `sources`.
   public var id: String
   /// `vector`, `raster`, `raster-dem`, `geojson`, `image`, `video`…
   public var type: String
@@ -9,16 +10,21 @@ public struct StyleSource: Hashable, Sendable {
   public var url: String?
   /// Tile URL templates.
   public var tiles: [String]
+  /// The source's `minzoom`.
   public var minZoom: Double?
+  /// The source's `maxzoom` (where its data stops).
   public var maxZoom: Double?
+  /// The source's `attribution`, as written.
   public var attribution: String?
 
   /// A local tile archive the source's `url` names.
   public struct Archive: Hashable, Sendable {
+    /// The archive format the URL scheme names.
     public enum Kind: String, Hashable, Sendable {
       case mbtiles, pmtiles
     }
 
+    /// MBTiles or PMTiles.
     public var kind: Kind
     /// What follows the scheme: a path, or for PMTiles possibly an http URL.
     public var location: String
