@@ -47,8 +47,9 @@ public struct StyleColor: Hashable, Sendable, CustomStringConvertible {
 
   /// `rgba(r,g,b,a)` with channels rounded to 0…255, as the `to-string` expression writes a colour.
   public var description: String {
-    let channels = [red, green, blue].map { String(Int(($0 * 255).rounded())) }
-    return "rgba(\(channels.joined(separator: ",")),\(JSONWriter.numberText(alpha)))"
+    // Clamped again here: the channels are public and may have been set to anything.
+    let channels = [red, green, blue].map { String(Int((Self.unit($0) * 255).rounded())) }
+    return "rgba(\(channels.joined(separator: ",")),\(JSONWriter.numberText(Self.unit(alpha))))"
   }
 
   private static func unit(_ value: Double) -> Double {

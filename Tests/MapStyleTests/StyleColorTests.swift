@@ -64,6 +64,11 @@ final class StyleColorTests: XCTestCase {
     XCTAssertEqual(StyleColor(css: "#ff8000")?.description, "rgba(255,128,0,1)")
     XCTAssertEqual(StyleColor(css: "rgba(1, 2, 3, 0.73)")?.description, "rgba(1,2,3,0.73)")
     XCTAssertEqual(StyleColor.transparent.description, "rgba(0,0,0,0)")
+    var odd = StyleColor.white
+    odd.red = .nan
+    odd.green = 7
+    odd.alpha = -.infinity
+    XCTAssertEqual(odd.description, "rgba(0,255,255,0)", "channels set out of range print clamped")
   }
 
   func testInterpolationAndClamping() {
