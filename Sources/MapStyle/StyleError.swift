@@ -56,8 +56,6 @@ public enum StyleWarning: Hashable, Sendable, CustomStringConvertible {
   case iconsIgnored
   /// A layer names a source the style does not declare.
   case unknownSource(layer: String, source: String)
-  /// A layer's value is used in a simplified way (`detail` says how).
-  case simplified(layer: String, property: String, detail: String)
 
   /// The message for the user.
   public var description: String {
@@ -76,8 +74,6 @@ public enum StyleWarning: Hashable, Sendable, CustomStringConvertible {
       return "style: icons and sprites are ignored"
     case .unknownSource(let layer, let source):
       return "style layer \(JSONWriter.quoted(layer)): source \(JSONWriter.quoted(source)) is not declared"
-    case .simplified(let layer, let property, let detail):
-      return "style layer \(JSONWriter.quoted(layer)): \(property): \(detail)"
     }
   }
 }

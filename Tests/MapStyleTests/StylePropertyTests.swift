@@ -69,6 +69,9 @@ final class StylePropertyTests: XCTestCase {
     XCTAssertEqual(text.textHaloWidth.dependence, .constant)
     let road = try lineStyle(paint: #"{"line-dasharray": [2, 1.5]}"#)
     XCTAssertEqual(road.dashArray.constantValue, [2, 1.5])
+    let outlined = try fillStyle(paint: #"{"fill-outline-color": "white", "fill-opacity": 0.4}"#)
+    XCTAssertEqual(outlined.outlineColor.value(atZoom: 0)?.bytes, [255, 255, 255, 1])
+    XCTAssertEqual(outlined.opacity.value(atZoom: 0), 0.4)
   }
 
   func testDependenceAndResolvingAtAZoom() throws {
