@@ -49,9 +49,8 @@ struct ExpressionCompiler {
     case .object:
       throw fail("an object is not an expression; write [\"literal\", {...}] for an object value")
     default:
-      compiled = Compiled(
-        expression: .literal(StyleValue(json: json)), type: .of(StyleValue(json: json)), dependence: [],
-        nodes: 1)
+      let value = StyleValue(json: json)
+      compiled = Compiled(expression: .literal(value), type: .of(value), dependence: [], nodes: 1)
     }
     compiled = try annotate(compiled, expected: expected, omit: omitAnnotation)
     return try folded(compiled)
