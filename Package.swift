@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "Tiles", targets: ["Tiles"]),
     .library(name: "Rendering", targets: ["Rendering"]),
     .library(name: "VectorTiles", targets: ["VectorTiles"]),
+    .library(name: "MapStyle", targets: ["MapStyle"]),
   ],
   targets: [
     .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
@@ -29,6 +30,8 @@ let package = Package(
     .target(name: "Gzip", dependencies: ["CZlib"]),
     // Pure Swift: the Mapbox Vector Tile protobuf, decoded with bounds on everything a tile claims.
     .target(name: "VectorTiles"),
+    // MapLibre style reading and evaluation: pure Swift, no I/O.
+    .target(name: "MapStyle", dependencies: ["JSON"]),
     .target(name: "Places", dependencies: ["JSON", "MapMath", "CSQLite"]),
     .target(name: "Tiles", dependencies: ["JSON", "MapMath", "Gzip", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
@@ -38,6 +41,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["Rendering", "Tiles", "CSQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),
     .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "TestSupport"]),
