@@ -27,13 +27,17 @@ let package = Package(
     .target(name: "Arguments"),
     .target(name: "JSON"),
     .target(name: "MapMath"),
+    // Reading what a user names without blocking or reading without end; byte counts in words.
+    .target(name: "FileSystem"),
+    // The one wrapper of sqlite3: connections, statements, typed errors, step budgets, thread rules.
+    .target(name: "SQLite", dependencies: ["CSQLite", "FileSystem"]),
     .target(name: "Gzip", dependencies: ["CZlib"]),
     // Pure Swift: the Mapbox Vector Tile protobuf, decoded with bounds on everything a tile claims.
     .target(name: "VectorTiles"),
     // MapLibre style reading and evaluation: pure Swift, no I/O.
     .target(name: "MapStyle", dependencies: ["JSON"]),
-    .target(name: "Places", dependencies: ["JSON", "MapMath", "CSQLite"]),
-    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "Gzip", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
+    .target(name: "Places", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "CSQLite"]),
+    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "Gzip", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
     .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),
@@ -43,7 +47,7 @@ let package = Package(
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),
-    .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "PlacesTests", dependencies: ["Places", "SQLite", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "TestSupport"]),
     .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
     .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Gzip", "TestSupport"]),

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import JSON
 
@@ -37,14 +36,16 @@ public enum CoreDataStore {
   /// Whether the file at `path` is an SQLite database with a `ZLOCATION` table. Never throws, never
   /// changes the file.
   public static func looksLikeCoreDataStore(path: String) -> Bool {
-    guard (try? checkHeader(path)) != nil, let store = try? StoreConnection(path: path) else { return false }
+    guard (try? checkHeader(path)) != nil, let store = try? CoreDataConnection(path: path) else {
+      return false
+    }
     return (try? store.tableNames().contains("ZLOCATION")) ?? false
   }
 
   /// Reads every place in the store at `path`, in `Z_PK` order.
   public static func read(path: String) throws(LocationsFileError) -> LocationSet {
     try checkHeader(path)
-    let store = try StoreConnection(path: path)
+    let store = try CoreDataConnection(path: path)
     let tables = try store.tableNames()
     guard tables.contains("ZLOCATION") else {
       let listed = tables.sorted().prefix(6).joined(separator: ", ") + (tables.count > 6 ? ", …" : "")
@@ -73,7 +74,7 @@ public enum CoreDataStore {
     var unreadableAddresses: [Int64] = []
     var missingPhotos: [(row: Int64, name: String)] = []
     var ids = IDAssigner()
-    try store.forEachRow(query) { (row: Row) throws(LocationsFileError) in
+    try store.forEachRow(query) { (row: CoreDataRow) throws(LocationsFileError) in
       let key = row.integer(0) ?? 0
       let record = "row Z_PK \(key)"
       let latitude: Double
@@ -173,7 +174,9 @@ public enum CoreDataStore {
       + items.prefix(10).joined(separator: ", ") + (items.count > 10 ? ", …" : "")
   }
 
-  private static func coordinate(_ row: Row, _ column: Int32, _ axis: Axis) throws(RecordProblem) -> Double {
+  private static func coordinate(_ row: CoreDataRow, _ column: Int32, _ axis: Axis) throws(RecordProblem)
+    -> Double
+  {
     if row.isNull(column) { throw RecordProblem("\(axis) is missing (NULL)") }
     guard let value = row.number(column) else {
       throw RecordProblem("\(axis) must be a number, not \(row.summary(column))")
@@ -340,193 +343,5 @@ public enum CoreDataStore {
       }
       self = field
     }
-  }
-}
-
-// MARK: - SQLite
-
-/// One column value of the current row.
-private struct Row {
-  let statement: OpaquePointer
-
-  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-
-  /// An INTEGER or REAL value; nil for NULL, text and blobs.
-  func number(_ column: Int32) -> Double? {
-    let type = sqlite3_column_type(statement, column)
-    guard type == SQLITE_INTEGER || type == SQLITE_FLOAT else { return nil }
-    return sqlite3_column_double(statement, column)
-  }
-
-  /// An INTEGER value, or a REAL one that is a whole number.
-  func integer(_ column: Int32) -> Int64? {
-    switch sqlite3_column_type(statement, column) {
-    case SQLITE_INTEGER:
-      return sqlite3_column_int64(statement, column)
-    case SQLITE_FLOAT:
-      let value = sqlite3_column_double(statement, column)
-      return value.rounded() == value && abs(value) < 9e18 ? Int64(value) : nil
-    default:
-      return nil
-    }
-  }
-
-  /// The value as text (a number in SQLite's own spelling); nil for NULL.
-  func text(_ column: Int32) -> String? {
-    bytes(column).map { String(decoding: $0, as: UTF8.self) }
-  }
-
-  /// The value's bytes (a blob, or text as UTF-8); nil for NULL.
-  func bytes(_ column: Int32) -> [UInt8]? {
-    guard !isNull(column) else { return nil }
-    // sqlite3_column_blob first, then sqlite3_column_bytes: the order SQLite documents.
-    let pointer = sqlite3_column_blob(statement, column)
-    let count = Int(sqlite3_column_bytes(statement, column))
-    guard let pointer, count > 0 else { return [] }
-    return Array(UnsafeRawBufferPointer(start: pointer, count: count))
-  }
-
-  /// The value for a message: a number as it is, text quoted, a blob by its size.
-  func summary(_ column: Int32) -> String {
-    switch sqlite3_column_type(statement, column) {
-    case SQLITE_NULL: return "NULL"
-    case SQLITE_INTEGER, SQLITE_FLOAT: return JSONWriter.numberText(sqlite3_column_double(statement, column))
-    case SQLITE_TEXT: return JSONWriter.quotedExcerpt(text(column) ?? "")
-    default: return "a blob of \(sqlite3_column_bytes(statement, column)) bytes"
-    }
-  }
-}
-
-/// A read-only connection to a store, opened so that the store's folder is left exactly as it was.
-///
-/// Core Data keeps its stores in WAL mode: committed changes may sit in `DataModel.sqlite-wal` until a
-/// checkpoint copies them into the main file, and readers find them through the index in `-shm`. An
-/// `SQLITE_OPEN_READONLY` connection to a WAL database still needs a `-shm` it can write (it creates
-/// `-wal` and `-shm` when they are missing, and leaves them behind), or `immutable=1`, which ignores the
-/// `-wal` entirely. So:
-/// 1. no `-wal` with content (the common case: the app's last close checkpointed and removed it, or only
-///    the `.sqlite` was copied): open with `immutable=1`; nothing is missed and no file is created;
-/// 2. a `-wal` with content and a writable `-shm` beside it (a store the app has open, or all three files
-///    copied): open read-only in place; this takes part in the app's locking like any reader, and writes
-///    only to the `-shm` index;
-/// 3. a `-wal` (or a rollback `-journal`) with content and no usable `-shm`: copy the store and its
-///    journal into a private temporary folder and open the copy, where SQLite may rebuild the index or
-///    roll back the journal; the copy is removed on close. If even that fails, fall back to 1 with a
-///    warning that recent changes may be missing.
-private final class StoreConnection {
-  let path: String
-  private(set) var warnings: [String] = []
-  private var handle: OpaquePointer?
-  private var privateFolder: URL?
-
-  init(path: String) throws(LocationsFileError) {
-    self.path = path
-    let manager = FileManager.default
-    let wal = Self.size(path + "-wal") > 0
-    let journal = Self.size(path + "-journal") > 0
-    if wal, !journal, manager.isWritableFile(atPath: path + "-shm") {
-      if (try? open(path, flags: SQLITE_OPEN_READONLY)) != nil { return }
-    }
-    if wal || journal {
-      if (try? openPrivateCopy()) != nil { return }
-      warnings.append(
-        "the store's \(wal ? "-wal" : "-journal") file could not be read; changes the app made since its last"
-          + " checkpoint may be missing")
-    }
-    try open(SQLiteURI.immutable(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
-  }
-
-  deinit {
-    sqlite3_close(handle)
-    if let privateFolder { try? FileManager.default.removeItem(at: privateFolder) }
-  }
-
-  /// Names of the tables, upper-cased (SQLite's names are case-insensitive).
-  func tableNames() throws(LocationsFileError) -> Set<String> {
-    var names: Set<String> = []
-    try forEachRow("SELECT name FROM sqlite_master WHERE type = 'table'") { (row: Row) in
-      if let name = row.text(0) { names.insert(name.uppercased()) }
-    }
-    return names
-  }
-
-  func columnNames(of table: String) throws(LocationsFileError) -> Set<String> {
-    var names: Set<String> = []
-    try forEachRow("PRAGMA table_info(\(table))") { (row: Row) in
-      if let name = row.text(1) { names.insert(name.uppercased()) }
-    }
-    return names
-  }
-
-  /// `Z_METADATA.Z_UUID`, when there is one.
-  func storeUUID() -> String? {
-    var uuid: String?
-    try? forEachRow("SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { (row: Row) in
-      uuid = row.text(0)
-    }
-    guard let uuid, !uuid.isEmpty else { return nil }
-    return uuid
-  }
-
-  func forEachRow(_ sql: String, _ body: (Row) throws(LocationsFileError) -> Void) throws(LocationsFileError)
-  {
-    var statement: OpaquePointer?
-    let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-    defer { sqlite3_finalize(statement) }
-    guard status == SQLITE_OK, let statement else { throw failure(status) }
-    while true {
-      let step = sqlite3_step(statement)
-      if step == SQLITE_DONE { return }
-      guard step == SQLITE_ROW else { throw failure(step) }
-      try body(Row(statement: statement))
-    }
-  }
-
-  private func open(_ filename: String, flags: Int32) throws(LocationsFileError) {
-    var opened: OpaquePointer?
-    let status = sqlite3_open_v2(filename, &opened, flags, nil)
-    guard status == SQLITE_OK, let opened else {
-      let reason =
-        opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
-      sqlite3_close(opened)
-      throw .unreadable(file: path, reason: "SQLite: \(reason)")
-    }
-    sqlite3_busy_timeout(opened, 2_000)
-    sqlite3_close(handle)
-    handle = opened
-    // SQLite reads the file lazily: the first query tells whether it is a database it can read.
-    try forEachRow("SELECT count(*) FROM sqlite_master") { _ in }
-  }
-
-  private func openPrivateCopy() throws {
-    let manager = FileManager.default
-    let folder = manager.temporaryDirectory.appendingPathComponent("mymap-coredata-\(UUID().uuidString)")
-    try manager.createDirectory(at: folder, withIntermediateDirectories: true)
-    privateFolder = folder
-    let copy = folder.appendingPathComponent(CoreDataStore.fileName).path
-    // The journal first: if the app checkpoints in between, the main file is the newer of the two.
-    for suffix in ["-wal", "-journal"] where Self.size(path + suffix) > 0 {
-      try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
-    }
-    try manager.copyItem(atPath: path, toPath: copy)
-    // Read-write, on the private copy only: SQLite may need to roll back a hot journal.
-    try open(copy, flags: SQLITE_OPEN_READWRITE)
-  }
-
-  private func failure(_ status: Int32) -> LocationsFileError {
-    let message =
-      handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
-    switch status & 0xFF {
-    case SQLITE_NOTADB, SQLITE_CORRUPT:
-      // The header said SQLite (`checkHeader`), so what follows it is damaged.
-      return .unreadable(file: path, reason: "the database is damaged (SQLite: \(message))")
-    default:
-      return .unreadable(file: path, reason: "SQLite: \(message)")
-    }
-  }
-
-  /// The size of a file; 0 when there is none.
-  private static func size(_ path: String) -> Int {
-    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
   }
 }

@@ -1,3 +1,5 @@
+import FileSystem
+
 /// The limits every reader of places enforces, so that memory and time stay bounded whatever a file holds
 /// or claims. Each one, when exceeded, is an error naming the file and the record (ARCHITECTURE.md lists
 /// them all).
@@ -10,12 +12,6 @@ public enum InputLimits {
   /// UTF-8 bytes. A callout shows a line of text; this is a page of it.
   public static let maximumTextBytes = 16 << 10
 
-  /// `1 KiB`, `256 MiB`: how messages state a limit in bytes.
-  static func bytes(_ count: Int) -> String {
-    if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
-    if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
-    return "\(count) bytes"
-  }
 }
 
 extension Location {
@@ -31,7 +27,7 @@ extension Location {
     ]
     for (name, text) in fields {
       guard let count = text?.utf8.count, count > InputLimits.maximumTextBytes else { continue }
-      return "\(name) is \(count) bytes long; the limit is \(InputLimits.bytes(InputLimits.maximumTextBytes))"
+      return "\(name) is \(count) bytes long; the limit is \(ByteCount.text(InputLimits.maximumTextBytes))"
     }
     return nil
   }

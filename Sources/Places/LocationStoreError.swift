@@ -1,3 +1,5 @@
+import SQLite
+
 /// Why the store could not do what was asked. Each description is one line a user can act on.
 public enum LocationStoreError: Error, Equatable, CustomStringConvertible {
   /// The file could not be opened or created: a folder that cannot be made or written, not a database…
@@ -46,5 +48,17 @@ public enum LocationStoreError: Error, Equatable, CustomStringConvertible {
   var message: String {
     if case .failed(let message) = self { return message }
     return description
+  }
+}
+
+extension LocationStoreError {
+  /// A failure of the store's SQLite connection: `.failed` with SQLite's message, or for a lock held past
+  /// the busy timeout a message saying so.
+  init(_ error: SQLiteError) {
+    if error.kind == .busy {
+      self = .failed("another program kept the store locked for too long (\(error.message)); try again")
+    } else {
+      self = .failed(error.message)
+    }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 
 /// Which stored places to read.
 ///
@@ -44,7 +45,7 @@ public struct ImportSummary: Equatable, Sendable {
 /// A filter and order as SQL: a WHERE clause with its parameter values, and an ORDER BY clause.
 struct StoreQuery {
   var whereClause = ""
-  var values: [StoreSQLValue] = []
+  var values: [SQLiteValue] = []
   var orderClause = ""
 
   init(_ filter: LocationFilter, order: LocationOrder? = nil) {

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import JSON
 
@@ -30,18 +31,20 @@ public enum LocationsFile {
     -> LocationSet
   {
     let data: Data
-    do throws(BoundedInput.Failure) {
-      data = try BoundedInput.read(descriptor: STDIN_FILENO, limit: InputLimits.maximumFileBytes)
+    do throws(InputFileError) {
+      data = try InputFile.read(descriptor: STDIN_FILENO, limit: InputLimits.maximumFileBytes)
     } catch {
       throw failure(error, file: standardInputName)
     }
     return try read(data: data, name: standardInputName, format: format)
   }
 
-  private static func failure(_ failure: BoundedInput.Failure, file: String) -> LocationsFileError {
+  private static func failure(_ failure: InputFileError, file: String) -> LocationsFileError {
     switch failure {
     case .tooLarge(let limit): return .tooLarge(file: file, limit: limit)
-    case .system(let reason): return .unreadable(file: file, reason: reason)
+    case .notReadable(let kind) where kind == .folder:
+      return .unreadable(file: file, reason: "it is a directory")
+    case .notReadable, .system: return .unreadable(file: file, reason: failure.reason)
     }
   }
 
@@ -176,8 +179,8 @@ public enum LocationsFile {
     var isDirectory: ObjCBool = false
     guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .fileNotFound(file: path) }
     if isDirectory.boolValue { throw .unreadable(file: path, reason: "it is a directory") }
-    do throws(BoundedInput.Failure) {
-      return try BoundedInput.read(path: path, limit: InputLimits.maximumFileBytes)
+    do throws(InputFileError) {
+      return try InputFile.read(path: path, limit: InputLimits.maximumFileBytes)
     } catch {
       throw failure(error, file: path)
     }

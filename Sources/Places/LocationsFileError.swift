@@ -1,3 +1,5 @@
+import FileSystem
+
 /// Why a locations file could not be read or written. Each description is one line that names the file
 /// and, where it can, the place in it: `europe.json:3:17: …`, `europe.json: location 4: …` or
 /// `places.csv:7: …`.
@@ -33,7 +35,7 @@ public enum LocationsFileError: Error, Hashable, Sendable, CustomStringConvertib
       return "\(file): cannot read the file: \(reason)"
     case .tooLarge(let file, let limit):
       return
-        "\(file): the file is larger than \(InputLimits.bytes(limit)), the most mymap reads as one locations file"
+        "\(file): the file is larger than \(ByteCount.text(limit)), the most mymap reads as one locations file"
     case .emptyFile(let file):
       return "\(file): the file is empty; expected \(LocationsFormat.anyContent)"
     case .unsupportedFormat(let file, let format):

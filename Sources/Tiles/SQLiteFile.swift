@@ -1,4 +1,5 @@
 import CSQLite
+import FileSystem
 import Foundation
 
 /// A value bound to a statement parameter or read from a result column.

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import TestSupport
 import XCTest
 
@@ -8,7 +9,7 @@ import XCTest
 /// threshold instead of 50,000 places.
 final class LocationStoreBulkImportTests: XCTestCase {
   private func indexes(_ store: LocationStore) throws -> [String] {
-    try store.withDatabase { database throws(LocationStoreError) in
+    try store.withDatabase { database in
       let statement = try database.fresh(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
       defer { statement.finalize() }

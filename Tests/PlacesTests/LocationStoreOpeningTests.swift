@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import TestSupport
 import XCTest
 
@@ -20,12 +21,12 @@ final class LocationStoreOpeningTests: XCTestCase {
 
   /// Runs SQL on a file through a connection of its own (as another program would).
   private func execute(_ sql: String, on path: String) throws {
-    let database = try StoreDatabase(path: path, create: true)
+    let database = try SQLiteConnection(path: path, options: SQLiteOptions(access: .create))
     try database.execute(sql)
   }
 
   private func text(_ sql: String, on path: String) throws -> String? {
-    let database = try StoreDatabase(path: path, create: false)
+    let database = try SQLiteConnection(path: path, options: SQLiteOptions(access: .readWrite))
     let statement = try database.fresh(sql)
     defer { statement.finalize() }
     return try statement.step() ? statement.optionalString(0) : nil
@@ -159,7 +160,7 @@ final class LocationStoreOpeningTests: XCTestCase {
 extension LocationStore {
   /// A pragma's value on this store's connection (tests only).
   fileprivate func pragma(_ name: String) throws -> String? {
-    try withDatabase { database throws(LocationStoreError) in
+    try withDatabase { database in
       let statement = try database.fresh("PRAGMA \(name)")
       defer { statement.finalize() }
       return try statement.step() ? statement.optionalString(0) : nil

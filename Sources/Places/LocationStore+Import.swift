@@ -1,0 +1,97 @@
+import Foundation
+import SQLite
+
+// MARK: - Importing many places at once
+
+extension LocationStore {
+  /// Adds places in one transaction: every new place, or (on any error) none.
+  ///
+  /// A place the store already has is skipped and counted as a duplicate: one with the same id, or, when
+  /// the place's id was derived rather than given (`idsWereGiven[i]` false, for a file without ids), one
+  /// with the same latitude, longitude, description and date. This includes places earlier in the same
+  /// import. `idsWereGiven` is parallel to `locations`; an empty array means every id was given. A dry run
+  /// does all the work, then rolls back, so the summary is exact and the store is unchanged.
+  public func importLocations(_ locations: [Location], idsWereGiven: [Bool], dryRun: Bool)
+    throws(LocationStoreError) -> ImportSummary
+  {
+    guard idsWereGiven.isEmpty || idsWereGiven.count == locations.count else {
+      throw LocationStoreError.failed(
+        "importLocations needs one idsWereGiven flag per place (\(idsWereGiven.count) flags for"
+          + " \(locations.count) places)")
+    }
+    for (index, location) in locations.enumerated() {
+      do throws(LocationStoreError) {
+        try Self.check(location)
+      } catch {
+        throw LocationStoreError.invalidPlace("location \(index + 1): \(error.description)")
+      }
+    }
+    let derivedIDs = idsWereGiven.contains(false)
+    return try writing(commit: !dryRun) { () throws in
+      // The content index answers the duplicate question for derived ids, so it stays.
+      let deferred = try dropIndexesForBulkImport(
+        incoming: locations.count, keeping: derivedIDs ? ["location_content"] : [])
+      let insert = try database.cached(Self.insertSQL)
+      let sameContent = try database.cached(
+        "SELECT 1 FROM location WHERE latitude = ?1 AND longitude = ?2 AND date IS ?3"
+          + " AND description = ?4 LIMIT 1")
+      var summary = ImportSummary(added: 0, duplicates: 0)
+      for (index, location) in locations.enumerated() {
+        if !idsWereGiven.isEmpty && !idsWereGiven[index] {
+          sameContent.reset()
+          try sameContent.bind([
+            .real(location.latitude), .real(location.longitude),
+            .real(location.date?.timeIntervalSince1970), .text(location.locationDescription),
+          ])
+          if try sameContent.step() {
+            summary.duplicates += 1
+            continue
+          }
+        }
+        insert.reset()
+        try insert.bind(Self.values(location))
+        try insert.run()
+        if database.changes == 0 {
+          summary.duplicates += 1
+        } else {
+          summary.added += 1
+        }
+      }
+      sameContent.reset()
+      insert.reset()
+      if !dryRun {
+        for sql in deferred { try database.execute(sql) }
+      }
+      return summary
+    }
+  }
+
+  /// For a bulk import, drops the location table's indexes (except the primary key and `kept`) inside
+  /// the import's transaction, and returns the SQL that makes them again. A rollback brings them back.
+  private func dropIndexesForBulkImport(incoming: Int, keeping kept: Set<String>) throws(SQLiteError)
+    -> [String]
+  {
+    guard incoming >= bulkImportThreshold,
+      try integer("SELECT count(*) FROM location", [], cached: true) <= incoming / 2
+    else { return [] }
+    // Read from sqlite_master, so indexes added by later migrations are rebuilt as they were defined.
+    let statement = try database.fresh(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'location' AND sql IS NOT NULL"
+    )
+    var indexes: [(name: String, sql: String)] = []
+    do throws(SQLiteError) {
+      while try statement.step() {
+        let name = statement.string(0)
+        if !kept.contains(name) { indexes.append((name, statement.string(1))) }
+      }
+    } catch {
+      statement.finalize()
+      throw error
+    }
+    statement.finalize()
+    for index in indexes {
+      try database.execute("DROP INDEX \"\(index.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+    }
+    return indexes.map(\.sql)
+  }
+}
