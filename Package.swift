@@ -29,6 +29,8 @@ let package = Package(
     .target(name: "MapMath"),
     // Reading what a user names without blocking or reading without end; byte counts in words.
     .target(name: "FileSystem"),
+    // RFC 4180 CSV records with line numbers: the one CSV reader (places files, the builder's cities).
+    .target(name: "CSV"),
     // The one wrapper of sqlite3: connections, statements, typed errors, step budgets, thread rules.
     .target(name: "SQLite", dependencies: ["CSQLite", "FileSystem"]),
     .target(name: "Gzip", dependencies: ["CZlib"]),
@@ -36,19 +38,22 @@ let package = Package(
     .target(name: "VectorTiles"),
     // MapLibre style reading and evaluation: pure Swift, no I/O.
     .target(name: "MapStyle", dependencies: ["JSON"]),
-    .target(name: "Places", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "CSQLite"]),
-    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "Gzip", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
+    .target(name: "Places", dependencies: ["JSON", "CSV", "MapMath", "FileSystem", "SQLite"]),
+    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
     .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),
-    .executableTarget(name: "basemap-builder", dependencies: ["Tiles", "MapMath", "CSQLite"]),
-    .target(name: "TestSupport", dependencies: ["Rendering", "Tiles", "CSQLite"], path: "Tests/TestSupport"),
+    // The builder of Data/basemap.sqlite from Natural Earth and GeoNames: only basemap-builder uses it.
+    .target(name: "BasemapBuilding", dependencies: ["Tiles", "MapMath", "CSV", "SQLite", "FileSystem"]),
+    .executableTarget(name: "basemap-builder", dependencies: ["BasemapBuilding", "Tiles", "MapMath"]),
+    .target(name: "TestSupport", dependencies: ["Rendering", "Tiles", "BasemapBuilding", "CSQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),
     .testTarget(name: "PlacesTests", dependencies: ["Places", "SQLite", "TestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "TestSupport"]),
+    .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "BasemapBuilding", "TestSupport"]),
+    .testTarget(name: "BasemapBuildingTests", dependencies: ["BasemapBuilding", "Tiles", "TestSupport"]),
     .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
     .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Gzip", "TestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Places", "TestSupport"], exclude: ["Goldens"]),

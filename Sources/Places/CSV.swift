@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 import JSON
 
@@ -52,7 +53,7 @@ enum CSV {
   /// Whether the first record of `bytes` reads as a header naming latitude and longitude columns.
   static func looksLikeHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
     // Only the first line matters; a header is never longer than this.
-    var scanner = Scanner(bytes: Array(bytes.prefix(16_384)))
+    var scanner = CSVScanner(bytes: Array(bytes.prefix(16_384)))
     var fields: [String] = []
     guard (try? scanner.nextRecord(into: &fields)) != nil else { return false }
     let columns = Set(fields.compactMap { columnNames[normalizedName($0)] })
@@ -63,7 +64,7 @@ enum CSV {
 
   static func decode(_ bytes: [UInt8], file: String) throws(LocationsFileError) -> LocationSet {
     try checkUTF8(bytes, file: file)
-    var scanner = Scanner(bytes: bytes)
+    var scanner = CSVScanner(bytes: bytes)
     var fields: [String] = []
     var collector = RecordCollector()
 
@@ -236,128 +237,19 @@ enum CSV {
         placemark?.locality ?? "", placemark?.administrativeArea ?? "", placemark?.postalCode ?? "",
         placemark?.country ?? "", location.photoPath ?? "",
       ]
-      output += fields.map(quotedIfNeeded).joined(separator: ",") + "\n"
+      output += fields.map(csvQuotedIfNeeded).joined(separator: ",") + "\n"
     }
     return output
   }
+}
 
-  /// A field as written: in quotes (inner quotes doubled) when it holds a comma, a quote or a line break.
-  static func quotedIfNeeded(_ field: String) -> String {
-    let needsQuotes = field.utf8.contains {
-      $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n")
-        || $0 == UInt8(ascii: "\r")
-    }
-    guard needsQuotes else { return field }
-    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
-
-  // MARK: Scanning
-
-  /// A syntax problem at a line.
-  struct SyntaxError: Error {
-    var line: Int
-    var message: String
-  }
-
-  /// Splits CSV bytes into records of fields, counting lines.
-  struct Scanner {
-    private let bytes: [UInt8]
-    private var index = 0
-    /// The line `index` is on.
-    private var line = 1
-    /// Scratch space for a quoted field's bytes.
-    private var quoted: [UInt8] = []
-
-    init(bytes: [UInt8]) {
-      self.bytes = bytes
-      if bytes.starts(with: JSONParser.byteOrderMark) { index = 3 }
-    }
-
-    /// `nextRecord`, with syntax errors as file errors.
-    mutating func next(into fields: inout [String], file: String) throws(LocationsFileError) -> Int? {
-      do throws(SyntaxError) {
-        return try nextRecord(into: &fields)
-      } catch {
-        throw .invalidLine(file: file, line: error.line, message: error.message)
-      }
-    }
-
-    /// Reads the next record into `fields`; returns the line it starts on, or nil at the end of the input.
-    mutating func nextRecord(into fields: inout [String]) throws(SyntaxError) -> Int? {
-      guard index < bytes.count else { return nil }
-      fields.removeAll(keepingCapacity: true)
-      let start = line
-      while true {
-        fields.append(try nextField())
-        guard index < bytes.count else { return start }
-        let separator = bytes[index]
-        index += 1
-        switch separator {
-        case UInt8(ascii: ","):
-          continue
-        case UInt8(ascii: "\r"):
-          if index < bytes.count && bytes[index] == UInt8(ascii: "\n") { index += 1 }
-          line += 1
-          return start
-        default:  // "\n"
-          line += 1
-          return start
-        }
-      }
-    }
-
-    /// Reads one field, leaving `index` at the comma or line end after it (or at the end of the input).
-    private mutating func nextField() throws(SyntaxError) -> String {
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-        let start = index
-        while index < bytes.count {
-          let byte = bytes[index]
-          if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
-          index += 1
-        }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
-      }
-      let openingLine = line
-      index += 1
-      quoted.removeAll(keepingCapacity: true)
-      var runStart = index
-      while true {
-        guard index < bytes.count else {
-          throw SyntaxError(
-            line: openingLine,
-            message: "a quoted field starts on this line but its closing quote is missing")
-        }
-        let byte = bytes[index]
-        if byte == UInt8(ascii: "\"") {
-          quoted.append(contentsOf: bytes[runStart..<index])
-          index += 1
-          guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { break }
-          // A doubled quote: one quote in the text.
-          runStart = index
-          index += 1
-        } else {
-          if byte == UInt8(ascii: "\n")
-            || (byte == UInt8(ascii: "\r")
-              && (index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: "\n")))
-          {
-            line += 1
-          }
-          index += 1
-        }
-      }
-      // Spaces may follow the closing quote; anything else is a quote that should have been doubled.
-      while index < bytes.count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) {
-        index += 1
-      }
-      if index < bytes.count {
-        let byte = bytes[index]
-        if byte != UInt8(ascii: ",") && byte != UInt8(ascii: "\n") && byte != UInt8(ascii: "\r") {
-          throw SyntaxError(
-            line: line,
-            message: "text after the closing quote of a field (write a quote inside a quoted field as \"\")")
-        }
-      }
-      return String(decoding: quoted, as: UTF8.self)
+extension CSVScanner {
+  /// `nextRecord`, with syntax errors as file errors.
+  mutating func next(into fields: inout [String], file: String) throws(LocationsFileError) -> Int? {
+    do throws(CSVSyntaxError) {
+      return try nextRecord(into: &fields)
+    } catch {
+      throw .invalidLine(file: file, line: error.line, message: error.message)
     }
   }
 }

@@ -2,6 +2,7 @@ import FileSystem
 import Foundation
 import JSON
 import MapMath
+import SQLite
 
 /// A tile folder that fetched tiles are written into, laid out as `DirectoryTileSource` reads it:
 /// `{z}/{x}/{y}.png` (or `.jpg`, `.webp`, from the bytes), a `metadata.json` naming the source, and
@@ -167,9 +168,9 @@ public final class DirectoryTileCache: TileCacheStore, @unchecked Sendable {
       writesSinceCommit = 0
       return
     }
-    try database.transaction {
+    try database.transaction { transaction in
       for (tile, freshness) in pending {
-        try database.run(
+        try transaction.run(
           "INSERT OR REPLACE INTO freshness (z, x, y, etag, last_modified, expires, fetched) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?)",
           [.integer(Int64(tile.z)), .integer(Int64(tile.x)), .integer(Int64(tile.y))] + freshness.columns)
@@ -191,7 +192,7 @@ public final class DirectoryTileCache: TileCacheStore, @unchecked Sendable {
   /// write lock of `freshness.sqlite` keeps two rewrites apart, and the zooms it wrote are kept. Call
   /// with `lock` held.
   private func rewriteMetadata(_ change: (TileCacheMetadata) -> TileCacheMetadata) throws {
-    try database.transaction {
+    try database.transaction { _ in
       let onDisk = (try? Self.readMetadata(metadataPath)).flatMap { $0 }.flatMap(
         TileCacheMetadata.init(json:))
       let updated = change(metadata.merging(zoomsOf: onDisk?.source == metadata.source ? onDisk : nil))

@@ -1,6 +1,7 @@
 import FileSystem
 import Foundation
 import MapMath
+import SQLite
 
 /// Tiles from an MBTiles file (an SQLite database with `metadata` and `tiles` tables, rows in TMS order),
 /// opened read-only. Safe to read from several threads: reads are serialized on one connection, while

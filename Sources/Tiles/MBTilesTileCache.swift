@@ -1,5 +1,6 @@
 import Foundation
 import MapMath
+import SQLite
 
 /// An MBTiles file that fetched tiles are written into, in the standard schema (`metadata` and `tiles`
 /// tables, TMS rows) that `MBTilesSource` and other tools read, plus a `mymap_freshness` table with each
@@ -61,7 +62,7 @@ public final class MBTilesTileCache: TileCacheStore, @unchecked Sendable {
     }
     self.path = path
     database = try SQLiteFile(path: path, mode: .readWrite)
-    try database.transaction { try Self.claim(database, path: path, for: description) }
+    try database.transaction { try Self.claim($0, path: path, for: description) }
   }
 
   public func entry(for tile: TileID) throws -> CachedTileEntry? {
@@ -138,16 +139,16 @@ public final class MBTilesTileCache: TileCacheStore, @unchecked Sendable {
       writesSinceCommit = 0
       return
     }
-    try database.transaction {
+    try database.transaction { transaction in
       for (tile, data) in pendingTiles {
-        try database.run(
+        try transaction.run(
           "INSERT OR REPLACE INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)",
           Self.key(tile) + [.blob(data)])
       }
       // A record is written only beside its tile: another process may have removed the tile of a
       // refreshed record meanwhile.
       for (tile, freshness) in pendingFreshness {
-        try database.run(
+        try transaction.run(
           "INSERT OR REPLACE INTO mymap_freshness "
             + "(zoom_level, tile_column, tile_row, etag, last_modified, expires, fetched) "
             + "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM tiles "
@@ -158,7 +159,7 @@ public final class MBTilesTileCache: TileCacheStore, @unchecked Sendable {
         let high = pendingTiles.keys.map(\.z).max()
       {
         // Read inside the transaction: another process may have widened the zooms since this one looked.
-        let metadata = try Self.readMetadata(database)
+        let metadata = try Self.readMetadata(transaction)
         var zooms = low...high
         if let stored = Self.zooms(metadata) {
           zooms = min(low, stored.lowerBound)...max(high, stored.upperBound)
@@ -167,7 +168,7 @@ public final class MBTilesTileCache: TileCacheStore, @unchecked Sendable {
           "minzoom": String(zooms.lowerBound), "maxzoom": String(zooms.upperBound), "format": format,
         ]
         for (name, value) in values.sorted(by: { $0.key < $1.key }) where metadata[name] != value {
-          try Self.setMetadata(database, name, value)
+          try Self.setMetadata(transaction, name, value)
         }
       }
     }
@@ -180,11 +181,13 @@ public final class MBTilesTileCache: TileCacheStore, @unchecked Sendable {
 
   /// Makes the database a cache of `description`: creates the schema in an empty database, or checks
   /// that an existing one is a mymap cache of the same source and size. Call in a transaction.
-  private static func claim(_ database: SQLiteFile, path: String, for description: TileCacheDescription)
+  private static func claim(
+    _ database: some SQLiteQueries, path: String, for description: TileCacheDescription
+  )
     throws
   {
     let tables = Set(
-      try database.values("SELECT lower(name) FROM sqlite_master WHERE type IN ('table', 'view')")
+      try database.values("SELECT lower(name) FROM sqlite_master WHERE type IN ('table', 'view')", [])
         .compactMap { $0.first?.text })
     guard !tables.isEmpty else {
       try database.execute(
@@ -224,7 +227,7 @@ public final class MBTilesTileCache: TileCacheStore, @unchecked Sendable {
     }
   }
 
-  private static func createFreshnessTable(_ database: SQLiteFile) throws {
+  private static func createFreshnessTable(_ database: some SQLiteQueries) throws {
     try database.execute(
       """
       CREATE TABLE IF NOT EXISTS mymap_freshness (
@@ -234,15 +237,15 @@ public final class MBTilesTileCache: TileCacheStore, @unchecked Sendable {
       """)
   }
 
-  private static func readMetadata(_ database: SQLiteFile) throws -> [String: String] {
+  private static func readMetadata(_ database: some SQLiteQueries) throws -> [String: String] {
     var result: [String: String] = [:]
-    for row in try database.values("SELECT name, value FROM metadata") {
+    for row in try database.values("SELECT name, value FROM metadata", []) {
       if let name = row[0].text, let value = row[1].text { result[name] = value }
     }
     return result
   }
 
-  private static func setMetadata(_ database: SQLiteFile, _ name: String, _ value: String) throws {
+  private static func setMetadata(_ database: some SQLiteQueries, _ name: String, _ value: String) throws {
     try database.run(
       "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)", [.text(name), .text(value)])
   }

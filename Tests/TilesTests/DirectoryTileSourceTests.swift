@@ -1,5 +1,6 @@
 import Foundation
 import MapMath
+import TestSupport
 import Tiles
 import XCTest
 

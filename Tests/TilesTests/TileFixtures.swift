@@ -27,15 +27,6 @@ func pngTile(side: Int = 256, red: UInt8 = 200, green: UInt8 = 100, blue: UInt8 
   try PNGCodec.encode(RasterImage(width: side, height: side, red: red, green: green, blue: blue))
 }
 
-/// A fresh temporary folder, removed when the test ends.
-func makeTemporaryFolder(_ test: XCTestCase) throws -> String {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "TilesTests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-  return folder.path
-}
-
 /// Writes an MBTiles file. Tiles are given in XYZ numbering and stored with TMS rows.
 func writeMBTiles(
   at path: String, metadata: [String: String], tiles: [(TileID, Data)], withTilesTable: Bool = true

@@ -1,6 +1,6 @@
-import CSQLite
 import Foundation
 import MapMath
+import SQLite
 
 /// Why the basemap data could not be used, as one line.
 public enum BasemapDataError: Error, CustomStringConvertible, Equatable {
@@ -91,7 +91,7 @@ public final class BasemapData: BasemapSource {
   {
     if kind == .coastline, layers[.coastline] == nil, coastlineFromLand {
       return try features(.land, band: band, from: minimum, to: maximum).compactMap { land in
-        let parts = BasemapShaping.coastline(ofRings: land.parts, grids: grids)
+        let parts = BasemapCoastline.lines(ofRings: land.parts, grids: grids)
         return parts.isEmpty ? nil : BasemapFeature(kind: .coastline, parts: parts)
       }
     }
@@ -155,145 +155,92 @@ public final class BasemapData: BasemapSource {
   }
 }
 
-/// The read-only connection and its one prepared query.
-///
-/// `@unchecked Sendable`: the handle and the statement are used only while `lock` is held (the connection is
-/// opened with `SQLITE_OPEN_NOMUTEX`, so this lock is the only one).
-private final class Connection: @unchecked Sendable {
-  struct Row {
+/// The read-only connection and its one query, shared by the threads that draw.
+private final class Connection: Sendable {
+  struct Row: Sendable {
     var id: Int64
     var name: String?
     var rank: Double
     var geometry: [UInt8]
   }
 
-  let path: String
-  private let lock = NSLock()
-  private let handle: OpaquePointer
-  private var query: OpaquePointer?
+  static let querySQL = """
+    SELECT f.id, f.name, f.rank, f.geometry FROM feature_box AS b JOIN feature AS f ON f.id = b.id
+    WHERE b.max_x >= ?1 AND b.min_x <= ?2 AND b.max_y >= ?3 AND b.min_y <= ?4
+      AND b.max_layer >= ?5 AND b.min_layer <= ?6
+    """
 
+  let path: String
+  private let shared: SharedSQLiteConnection
+
+  /// Opens the file `immutable`: it never changes while mymap runs, so no locks, journal or change checks.
   init(path: String) throws {
     self.path = path
-    var opened: OpaquePointer?
-    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
-    let status = sqlite3_open_v2(Self.uri(path), &opened, flags, nil)
-    guard status == SQLITE_OK, let opened else {
-      let reason =
-        opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
-      sqlite3_close(opened)
-      throw BasemapDataError.unreadable(path, reason: reason)
+    var options = SQLiteOptions(access: .readOnly)
+    options.immutable = true
+    options.probe = false
+    do throws(SQLiteError) {
+      shared = SharedSQLiteConnection(try SQLiteConnection(path: path, options: options))
+    } catch {
+      throw BasemapDataError.unreadable(path, reason: error.message)
     }
-    handle = opened
-  }
-
-  deinit {
-    sqlite3_finalize(query)
-    sqlite3_close(handle)
-  }
-
-  /// A `file:` URI for the path with `immutable=1`: no locks, no journal, no change checks.
-  static func uri(_ path: String) -> String {
-    let plain = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
-    var escaped = ""
-    for byte in path.utf8 {
-      if plain.contains(byte) {
-        escaped.unicodeScalars.append(Unicode.Scalar(byte))
-      } else {
-        escaped += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-      }
-    }
-    return "file:\(escaped)?immutable=1"
   }
 
   /// The `meta` table; `notABasemap` when the file is not SQLite or has no such table.
   func metadata() throws -> [String: String] {
-    lock.lock()
-    defer { lock.unlock() }
-    var statement: OpaquePointer?
-    let status = sqlite3_prepare_v2(handle, "SELECT key, value FROM meta", -1, &statement, nil)
-    defer { sqlite3_finalize(statement) }
-    guard status == SQLITE_OK, let statement else {
-      if status & 0xFF == SQLITE_NOTADB {
+    let path = path
+    do throws(SQLiteError) {
+      return try shared.withConnection { connection throws(SQLiteError) in
+        var result: [String: String] = [:]
+        for row in try connection.rows("SELECT key, value FROM meta") {
+          if let key = row[0].text, let value = row[1].text { result[key] = value }
+        }
+        return result
+      }
+    } catch {
+      if error.kind == .notADatabase {
         throw BasemapDataError.notABasemap(path, reason: "not an SQLite database")
       }
-      let message = String(cString: sqlite3_errmsg(handle))
-      if message.hasPrefix("no such table") {
+      if error.message.hasPrefix("no such table") {
         throw BasemapDataError.notABasemap(path, reason: "no meta table")
       }
-      throw BasemapDataError.unreadable(path, reason: message)
+      throw BasemapDataError.unreadable(path, reason: error.message)
     }
-    var result: [String: String] = [:]
-    while true {
-      let step = sqlite3_step(statement)
-      if step == SQLITE_DONE { break }
-      guard step == SQLITE_ROW else { throw failure(step) }
-      if let key = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) {
-        result[String(cString: key)] = String(cString: value)
-      }
-    }
-    return result
   }
 
+  /// Prepares the query once, so that a file without the feature tables is refused at open.
   func prepareQuery() throws {
-    lock.lock()
-    defer { lock.unlock() }
-    let sql = """
-      SELECT f.id, f.name, f.rank, f.geometry FROM feature_box AS b JOIN feature AS f ON f.id = b.id
-      WHERE b.max_x >= ?1 AND b.min_x <= ?2 AND b.max_y >= ?3 AND b.min_y <= ?4
-        AND b.max_layer >= ?5 AND b.min_layer <= ?6
-      """
-    var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-      let message = String(cString: sqlite3_errmsg(handle))
-      sqlite3_finalize(statement)
-      throw BasemapDataError.notABasemap(path, reason: message)
+    do throws(SQLiteError) {
+      try shared.withConnection { connection throws(SQLiteError) in _ = try connection.cached(Self.querySQL) }
+    } catch {
+      throw BasemapDataError.notABasemap(path, reason: error.message)
     }
-    query = statement
   }
 
   func query(minimum: WorldPoint, maximum: WorldPoint, layers: ClosedRange<Int>) throws -> [Row] {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let query else { return [] }
-    defer {
-      sqlite3_reset(query)
-      sqlite3_clear_bindings(query)
-    }
-    sqlite3_bind_double(query, 1, minimum.x)
-    sqlite3_bind_double(query, 2, maximum.x)
-    sqlite3_bind_double(query, 3, minimum.y)
-    sqlite3_bind_double(query, 4, maximum.y)
-    sqlite3_bind_int64(query, 5, Int64(layers.lowerBound))
-    sqlite3_bind_int64(query, 6, Int64(layers.upperBound))
-    var rows: [Row] = []
-    while true {
-      let status = sqlite3_step(query)
-      if status == SQLITE_DONE { break }
-      guard status == SQLITE_ROW else { throw failure(status) }
-      let count = Int(sqlite3_column_bytes(query, 3))
-      var geometry: [UInt8] = []
-      if count > 0, let bytes = sqlite3_column_blob(query, 3) {
-        geometry = [UInt8](UnsafeRawBufferPointer(start: bytes, count: count))
+    do throws(SQLiteError) {
+      return try shared.withConnection { connection throws(SQLiteError) in
+        let query = try connection.cached(Self.querySQL)
+        defer { query.reset() }
+        try query.bind([
+          .real(minimum.x), .real(maximum.x), .real(minimum.y), .real(maximum.y),
+          .integer(layers.lowerBound), .integer(layers.upperBound),
+        ])
+        var rows: [Row] = []
+        while try query.step() {
+          let geometry = query.withBlob(3) { [UInt8]($0) }
+          rows.append(
+            Row(
+              id: Int64(query.integer(0)), name: query.optionalString(1), rank: query.double(2),
+              geometry: geometry))
+        }
+        return rows
       }
-      rows.append(
-        Row(
-          id: sqlite3_column_int64(query, 0),
-          name: sqlite3_column_text(query, 1).map { String(cString: $0) },
-          rank: sqlite3_column_double(query, 2), geometry: geometry))
+    } catch {
+      if error.kind == .notADatabase || error.kind == .corrupt {
+        throw BasemapDataError.notABasemap(path, reason: error.message)
+      }
+      throw BasemapDataError.unreadable(path, reason: error.message)
     }
-    return rows
-  }
-
-  private func failure(_ status: Int32) -> BasemapDataError {
-    if status & 0xFF == SQLITE_NOTADB || status & 0xFF == SQLITE_CORRUPT {
-      return .notABasemap(path, reason: String(cString: sqlite3_errmsg(handle)))
-    }
-    return .unreadable(path, reason: String(cString: sqlite3_errmsg(handle)))
-  }
-}
-
-extension String {
-  fileprivate func leftPadded(to length: Int) -> String {
-    count >= length ? self : String(repeating: "0", count: length - count) + self
   }
 }

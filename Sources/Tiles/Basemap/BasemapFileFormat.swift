@@ -22,11 +22,11 @@
 /// Geometry is `BasemapGeometry.encode`d world-space parts: polygons are closed rings (last point = first),
 /// outer rings clockwise on screen (positive shoelace area with y down), holes the other way; lines are
 /// parts of two or more points; points are one part of one point.
-enum BasemapFileFormat {
-  static let version = 1
-  static let layersPerKind = 8
+public enum BasemapFileFormat {
+  public static let version = 1
+  public static let layersPerKind = 8
 
-  static let schema = [
+  public static let schema = [
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     """
     CREATE TABLE feature(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, band INTEGER NOT NULL, name TEXT, \
@@ -36,23 +36,23 @@ enum BasemapFileFormat {
   ]
 
   /// `meta.coastline` when coastlines are the land rings' edges.
-  static let coastlineFromLand = "land"
+  public static let coastlineFromLand = "land"
 
   /// The kind codes the builder writes.
-  static let kindCodes: [BasemapKind: Int] = Dictionary(
+  public static let kindCodes: [BasemapKind: Int] = Dictionary(
     uniqueKeysWithValues: BasemapKind.allCases.enumerated().map { ($1, $0) })
 
-  static func layer(code: Int, band: Int) -> Int {
+  public static func layer(code: Int, band: Int) -> Int {
     code * layersPerKind + band
   }
 
   /// `land=0,lake=1,…` in code order.
-  static func layersText(_ codes: [BasemapKind: Int]) -> String {
+  public static func layersText(_ codes: [BasemapKind: Int]) -> String {
     codes.sorted { $0.value < $1.value }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
   }
 
   /// Parses `layersText`; nil when it is not well formed.
-  static func parseLayers(_ text: String) -> [BasemapKind: Int]? {
+  public static func parseLayers(_ text: String) -> [BasemapKind: Int]? {
     var codes: [BasemapKind: Int] = [:]
     for entry in text.split(separator: ",") {
       let pair = entry.split(separator: "=")

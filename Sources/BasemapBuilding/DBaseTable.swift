@@ -1,10 +1,11 @@
 import Foundation
+import Tiles
 
 /// A dBase III table (the `.dbf` beside a shapefile), read whole: a 32-byte header (record count, header
 /// and record lengths), 32-byte field descriptors up to a 0x0D terminator, then fixed-width records that
 /// start with a deletion flag (`*` for deleted). Text is decoded with the encoding the `.cpg` file beside
 /// it names (UTF-8 when there is none and the bytes are valid UTF-8, else ISO 8859-1).
-@_spi(BasemapBuilding) public struct DBaseTable: Sendable {
+public struct DBaseTable: Sendable {
   public struct Field: Sendable, Equatable {
     public var name: String
     /// The dBase type letter: C (text), N or F (number), L (logical), D (date), …

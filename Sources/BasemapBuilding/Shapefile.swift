@@ -1,7 +1,8 @@
 import Foundation
+import Tiles
 
 /// A problem of the basemap builder with a source file or the file it writes, as one line.
-@_spi(BasemapBuilding) public struct BasemapBuildError: Error, CustomStringConvertible, Equatable {
+public struct BasemapBuildError: Error, CustomStringConvertible, Equatable {
   public var path: String
   public var reason: String
 
@@ -32,7 +33,7 @@ import Foundation
 /// big-endian header (number, content length in 16-bit words) and little-endian content. Reads null shapes,
 /// points, multipoints, polylines and polygons, including their Z and M variants (whose extra measures are
 /// skipped).
-@_spi(BasemapBuilding) public struct Shapefile: Sendable {
+public struct Shapefile: Sendable {
   public struct Point: Sendable, Equatable {
     public var x: Double
     public var y: Double

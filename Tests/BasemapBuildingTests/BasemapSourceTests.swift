@@ -1,7 +1,8 @@
+import BasemapBuilding
 import Foundation
 import MapMath
 import TestSupport
-@_spi(BasemapBuilding) import Tiles
+import Tiles
 import XCTest
 
 /// The shapefile, dBase and CSV readers on the hand-written fixture (`Tests/Fixtures/basemap/`).

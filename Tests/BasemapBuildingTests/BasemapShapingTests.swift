@@ -1,6 +1,7 @@
+import BasemapBuilding
 import MapMath
 import TestSupport
-@_spi(BasemapBuilding) import Tiles
+import Tiles
 import XCTest
 
 final class BasemapShapingTests: XCTestCase {
@@ -190,7 +191,7 @@ final class BasemapShapingTests: XCTestCase {
     let island = ring([(0.1, 0.1), (0.4, 0.1), (0.4, 0.4), (0.1, 0.4)])
     let pieces = BasemapShaping.cutPolygon([island], cellsPerSide: 4)
     XCTAssertEqual(pieces.count, 4)
-    let coast = pieces.flatMap { BasemapShaping.coastline(ofRings: $0.parts, grids: [4]) }
+    let coast = pieces.flatMap { BasemapCoastline.lines(ofRings: $0.parts, grids: [4]) }
     let length = coast.reduce(0) { total, part in
       total + zip(part, part.dropFirst()).reduce(0) { $0 + hypot($1.1.x - $1.0.x, $1.1.y - $1.0.y) }
     }
@@ -201,10 +202,10 @@ final class BasemapShapingTests: XCTestCase {
       }
     }
     // An uncut ring is one closed line; land along the world's edge has no coast there.
-    XCTAssertEqual(BasemapShaping.coastline(ofRings: [island], grids: [4]), [island])
+    XCTAssertEqual(BasemapCoastline.lines(ofRings: [island], grids: [4]), [island])
     let edge = ring([(0, 0.9), (0.3, 0.9), (0.3, 1), (0, 1)])
     XCTAssertEqual(
-      BasemapShaping.coastline(ofRings: [edge], grids: [4]),
+      BasemapCoastline.lines(ofRings: [edge], grids: [4]),
       [[point(0, 0.9), point(0.3, 0.9), point(0.3, 1)]])
   }
 }

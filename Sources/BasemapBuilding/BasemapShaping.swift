@@ -1,7 +1,8 @@
 import MapMath
+import Tiles
 
 /// An axis-aligned box in world space.
-@_spi(BasemapBuilding) public struct WorldBox: Sendable, Equatable {
+public struct WorldBox: Sendable, Equatable {
   public var minX: Double
   public var minY: Double
   public var maxX: Double
@@ -44,7 +45,7 @@ import MapMath
 }
 
 /// One piece of a feature cut into grid cells: the cell (column, row) and the parts inside it.
-@_spi(BasemapBuilding) public struct GridPiece: Sendable, Equatable {
+public struct GridPiece: Sendable, Equatable {
   public var column: Int
   public var row: Int
   public var parts: [[WorldPoint]]
@@ -61,7 +62,7 @@ import MapMath
 /// closed ring; pieces of one polygon filled together with the non-zero rule show no cut edges).
 ///
 /// Rings are closed: the last point repeats the first.
-@_spi(BasemapBuilding) public enum BasemapShaping {
+public enum BasemapShaping {
   // MARK: Simplification
 
   /// Douglas–Peucker: keeps the first and the last point and every point that lies farther than
@@ -262,48 +263,6 @@ import MapMath
       pieces = pieces.flatMap { clipLine($0, axis: axis, bound: bound, below: below) }
     }
     return pieces
-  }
-
-  // MARK: Coastlines
-
-  /// The coastline of land rings: each ring's runs of edges that are not cuts. An edge is a cut when both
-  /// its ends lie on the same line of one of the grids (x or y = k / cells, including the world's edges).
-  public static func coastline(ofRings rings: [[WorldPoint]], grids: [Int]) -> [[WorldPoint]] {
-    let sides = (grids.isEmpty ? [1] : grids).map(Double.init)
-    func onGrid(_ value: Double) -> Bool {
-      sides.contains { side in (value * side).rounded() == value * side }
-    }
-    func isCut(_ a: WorldPoint, _ b: WorldPoint) -> Bool {
-      (a.x == b.x && onGrid(a.x)) || (a.y == b.y && onGrid(a.y))
-    }
-    var lines: [[WorldPoint]] = []
-    for ring in rings where ring.count >= 2 {
-      var runs: [[WorldPoint]] = []
-      var current: [WorldPoint] = []
-      var cuts = 0
-      for index in 0..<(ring.count - 1) {
-        let a = ring[index]
-        let b = ring[index + 1]
-        if isCut(a, b) {
-          cuts += 1
-          if current.count >= 2 { runs.append(current) }
-          current = []
-        } else {
-          if current.isEmpty { current.append(a) }
-          current.append(b)
-        }
-      }
-      if current.count >= 2 { runs.append(current) }
-      // A ring with cuts may start inside a run: its last run continues into its first.
-      if cuts > 0, runs.count >= 2, let last = runs.last, let first = runs.first, last.last == first.first,
-        last.last == ring.first
-      {
-        runs[0] = last + first.dropFirst()
-        runs.removeLast()
-      }
-      lines.append(contentsOf: runs)
-    }
-    return lines
   }
 
   // MARK: Grid cells
