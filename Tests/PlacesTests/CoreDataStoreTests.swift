@@ -1,5 +1,5 @@
-import CSQLite
 import Foundation
+import SQLite
 import TestSupport
 import XCTest
 
@@ -439,41 +439,29 @@ final class CoreDataStoreTests: XCTestCase {
   }
 }
 
-private struct SQLiteTestError: Error, CustomStringConvertible {
-  let description: String
-}
-
 /// A read-write connection for setting up stores (or, `immutable`, for reading a fixture without touching it).
 private final class Connection {
-  private var handle: OpaquePointer?
+  private var connection: SQLiteConnection?
 
   init(_ path: String, immutable: Bool = false) throws {
-    let flags = immutable ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE
-    let name = immutable ? "file:\(path)?immutable=1" : path
-    guard sqlite3_open_v2(name, &handle, flags, nil) == SQLITE_OK else {
-      throw SQLiteTestError(description: "cannot open \(path)")
-    }
+    var options = SQLiteOptions(access: immutable ? .readOnly : .readWrite)
+    options.immutable = immutable
+    options.probe = false
+    connection = try SQLiteConnection(path: path, options: options)
   }
 
-  deinit { sqlite3_close(handle) }
-
   func execute(_ sql: String) throws {
-    guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
-      throw SQLiteTestError(description: String(cString: sqlite3_errmsg(handle)))
-    }
+    try connection?.execute(sql)
   }
 
   func blob(_ sql: String) throws -> [UInt8] {
-    var statement: OpaquePointer?
-    defer { sqlite3_finalize(statement) }
-    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK,
-      sqlite3_step(statement) == SQLITE_ROW, let bytes = sqlite3_column_blob(statement, 0)
-    else { throw SQLiteTestError(description: String(cString: sqlite3_errmsg(handle))) }
-    return Array(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, 0))))
+    guard let row = try connection?.rows(sql).first, let data = row.first?.blob else {
+      throw SQLiteError(kind: .other, code: 0, message: "no blob from \(sql)")
+    }
+    return [UInt8](data)
   }
 
   func close() throws {
-    guard sqlite3_close(handle) == SQLITE_OK else { throw SQLiteTestError(description: "cannot close") }
-    handle = nil
+    connection = nil
   }
 }

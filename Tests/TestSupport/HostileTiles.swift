@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import Tiles
 import XCTest
@@ -76,23 +75,6 @@ public enum HostileTiles {
       for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
     }
     return ~crc
-  }
-}
-
-/// Runs an SQL script on an SQLite file, creating the file when missing: for building hostile MBTiles
-/// files (views, odd values) that no writer of mymap would make.
-public func sqliteExecute(_ path: String, _ script: String) throws {
-  var handle: OpaquePointer?
-  guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
-    let handle
-  else {
-    sqlite3_close(handle)
-    throw CocoaError(.fileWriteUnknown)
-  }
-  defer { sqlite3_close(handle) }
-  guard sqlite3_exec(handle, script, nil, nil, nil) == SQLITE_OK else {
-    throw CocoaError(
-      .fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
   }
 }
 

@@ -1,35 +1,28 @@
-import CSQLite
 import Foundation
+import SQLite
 
 /// Runs SQL on an SQLite file with a connection of its own, so that a test sees what another process would;
 /// every column as text ("NULL" for NULL). Throws when the file cannot be opened or the SQL fails.
 @discardableResult
 public func sqliteRows(_ path: String, _ sql: String) throws -> [[String]] {
-  var handle: OpaquePointer?
-  guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
-    throw CocoaError(.fileReadUnknown)
-  }
-  defer { sqlite3_close(handle) }
-  var statement: OpaquePointer?
-  guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-    throw CocoaError(
-      .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
-  }
-  defer { sqlite3_finalize(statement) }
+  var options = SQLiteOptions(access: .readWrite)
+  options.probe = false
+  let connection = try SQLiteConnection(path: path, options: options)
+  let statement = try connection.fresh(sql)
+  defer { statement.finalize() }
   var rows: [[String]] = []
-  var status = sqlite3_step(statement)
-  while status == SQLITE_ROW {
-    rows.append(
-      (0..<sqlite3_column_count(statement)).map {
-        sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? "NULL"
-      })
-    status = sqlite3_step(statement)
-  }
-  guard status == SQLITE_DONE else {
-    throw CocoaError(
-      .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
+  while try statement.step() {
+    rows.append((0..<statement.columnCount).map { statement.optionalString($0) ?? "NULL" })
   }
   return rows
+}
+
+/// Runs an SQL script on an SQLite file, creating the file when missing: for building files (hostile
+/// MBTiles with views and odd values, stores from another version) that no writer of mymap would make.
+public func sqliteExecute(_ path: String, _ script: String) throws {
+  var options = SQLiteOptions(access: .create)
+  options.probe = false
+  try SQLiteConnection(path: path, options: options).execute(script)
 }
 
 /// The `z/x/tms_row` keys of an MBTiles file's `tiles` and `mymap_freshness` tables, sorted.

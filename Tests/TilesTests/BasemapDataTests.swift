@@ -1,5 +1,4 @@
 import BasemapBuilding
-import CSQLite
 import Foundation
 import MapMath
 import TestSupport
@@ -25,13 +24,7 @@ final class BasemapDataTests: XCTestCase {
 
   /// Runs SQL on a file (creating it) with a writable connection.
   private func execute(_ sql: String, on path: String) throws {
-    var handle: OpaquePointer?
-    guard sqlite3_open(path, &handle) == SQLITE_OK else { throw CocoaError(.fileWriteUnknown) }
-    defer { sqlite3_close(handle) }
-    guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
-      throw CocoaError(
-        .fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
-    }
+    try sqliteExecute(path, sql)
   }
 
   // MARK: Errors

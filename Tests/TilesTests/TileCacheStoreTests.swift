@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import MapMath
 import TestSupport
@@ -606,11 +605,7 @@ final class TileCacheStoreTests: XCTestCase {
     XCTAssertEqual(try sqliteRows(file, "SELECT COUNT(*) FROM mymap_freshness"), [["1"]])
 
     // A tile without a record: written by another tool into the same table.
-    var handle: OpaquePointer?
-    XCTAssertEqual(sqlite3_open(file, &handle), SQLITE_OK)
-    XCTAssertEqual(
-      sqlite3_exec(handle, "INSERT INTO tiles VALUES (2, 0, 3, x'89504E47')", nil, nil, nil), SQLITE_OK)
-    sqlite3_close(handle)
+    try sqliteExecute(file, "INSERT INTO tiles VALUES (2, 0, 3, x'89504E47')")
     XCTAssertEqual(try cache.entry(for: tile(2, 0, 0)), CachedTileEntry(freshness: nil, isPresent: true))
   }
 

@@ -1,6 +1,6 @@
-import CSQLite
 import Foundation
 import MapMath
+import SQLite
 import Tiles
 import XCTest
 
@@ -31,39 +31,20 @@ func pngTile(side: Int = 256, red: UInt8 = 200, green: UInt8 = 100, blue: UInt8 
 func writeMBTiles(
   at path: String, metadata: [String: String], tiles: [(TileID, Data)], withTilesTable: Bool = true
 ) throws {
-  var handle: OpaquePointer?
-  guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw CocoaError(.fileWriteUnknown) }
-  defer { sqlite3_close(handle) }
-  func run(_ sql: String, _ bind: (OpaquePointer) -> Void = { _ in }) throws {
-    var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-      throw CocoaError(
-        .fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: String(cString: sqlite3_errmsg(handle))])
-    }
-    defer { sqlite3_finalize(statement) }
-    bind(statement)
-    guard sqlite3_step(statement) == SQLITE_DONE else { throw CocoaError(.fileWriteUnknown) }
-  }
-  // SQLITE_TRANSIENT does not import into Swift: −1 tells SQLite to copy the bound bytes.
-  let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-  try run("CREATE TABLE metadata (name TEXT, value TEXT)")
+  var options = SQLiteOptions(access: .create)
+  options.probe = false
+  let connection = try SQLiteConnection(path: path, options: options)
+  try connection.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
   if withTilesTable {
-    try run("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
+    try connection.execute(
+      "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
   }
   for (name, value) in metadata {
-    try run("INSERT INTO metadata VALUES (?, ?)") { statement in
-      sqlite3_bind_text(statement, 1, name, -1, transient)
-      sqlite3_bind_text(statement, 2, value, -1, transient)
-    }
+    try connection.run("INSERT INTO metadata VALUES (?, ?)", [.text(name), .text(value)])
   }
   for (id, data) in tiles {
-    try run("INSERT INTO tiles VALUES (?, ?, ?, ?)") { statement in
-      sqlite3_bind_int64(statement, 1, Int64(id.z))
-      sqlite3_bind_int64(statement, 2, Int64(id.x))
-      sqlite3_bind_int64(statement, 3, Int64(id.tmsRow))
-      _ = data.withUnsafeBytes {
-        sqlite3_bind_blob(statement, 4, $0.baseAddress, Int32(data.count), transient)
-      }
-    }
+    try connection.run(
+      "INSERT INTO tiles VALUES (?, ?, ?, ?)",
+      [.integer(id.z), .integer(id.x), .integer(id.tmsRow), .blob(data)])
   }
 }
