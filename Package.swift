@@ -34,19 +34,21 @@ let package = Package(
     // The one wrapper of sqlite3: connections, statements, typed errors, step budgets, thread rules.
     .target(name: "SQLite", dependencies: ["CSQLite", "FileSystem"]),
     .target(name: "Gzip", dependencies: ["CZlib"]),
+    // Decoded pixels and the PNG, JPEG and WebP codecs (their C libraries' Swift faces).
+    .target(name: "ImageCodecs", dependencies: ["CPNG", "CJPEG", "CWebP"]),
     // Pure Swift: the Mapbox Vector Tile protobuf, decoded with bounds on everything a tile claims.
     .target(name: "VectorTiles"),
     // MapLibre style reading and evaluation: pure Swift, no I/O.
     .target(name: "MapStyle", dependencies: ["JSON"]),
     .target(name: "Places", dependencies: ["JSON", "CSV", "MapMath", "FileSystem", "SQLite"]),
-    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "CPNG", "CJPEG", "CWebP"]),
-    .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
-    .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
-    .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),
+    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "ImageCodecs"]),
+    .target(name: "Rendering", dependencies: ["JSON", "MapMath", "ImageCodecs", "Tiles", "CCairo"]),
+    .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "ImageCodecs", "Tiles", "Rendering"]),
+    .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "ImageCodecs", "Tiles", "Rendering"]),
     // The builder of Data/basemap.sqlite from Natural Earth and GeoNames: only basemap-builder uses it.
     .target(name: "BasemapBuilding", dependencies: ["Tiles", "MapMath", "CSV", "SQLite", "FileSystem"]),
     .executableTarget(name: "basemap-builder", dependencies: ["BasemapBuilding", "Tiles", "MapMath"]),
-    .target(name: "TestSupport", dependencies: ["Rendering", "Tiles", "BasemapBuilding", "SQLite"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Rendering", "ImageCodecs", "Tiles", "BasemapBuilding", "SQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),

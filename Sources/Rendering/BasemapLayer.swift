@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import ImageCodecs
 import MapMath
 import Tiles
 

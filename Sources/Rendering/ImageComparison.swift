@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import Tiles
 
 /// How different two images may be and still count as the same (DESIGN.md §6: golden images are compared as

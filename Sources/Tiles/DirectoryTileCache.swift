@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import ImageCodecs
 import JSON
 import MapMath
 import SQLite

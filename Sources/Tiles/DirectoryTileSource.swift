@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import ImageCodecs
 import MapMath
 
 /// Tiles in a folder as `{z}/{x}/{y}.png` (or `.jpg`, `.jpeg`, `.webp`), the layout of a tile cache.

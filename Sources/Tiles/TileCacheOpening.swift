@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import SQLite
 
 /// Opens (creating it when missing) the tile cache at `path` that tiles of `description` are written into:

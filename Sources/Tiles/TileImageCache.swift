@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import MapMath
 
 /// Decoded tiles kept in memory between renders, keyed by source and tile, evicting the least recently

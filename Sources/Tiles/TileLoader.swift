@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ImageCodecs
 import MapMath
 
 /// The outcome of loading a set of tiles: the decoded ones, the ones the source does not have, and the

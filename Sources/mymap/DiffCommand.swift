@@ -1,5 +1,6 @@
 import Arguments
 import Foundation
+import ImageCodecs
 import Rendering
 import Tiles
 

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import Rendering
 import TestSupport
 import Tiles

@@ -1,3 +1,4 @@
+import ImageCodecs
 import MapMath
 import Tiles
 import XCTest

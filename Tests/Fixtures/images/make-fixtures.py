@@ -1,3 +1,4 @@
+import ImageCodecs
 #!/usr/bin/env python3
 """Regenerates the image fixtures for Tests/TilesTests/ImageDecoderTests.swift.
 

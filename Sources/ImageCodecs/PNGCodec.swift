@@ -1,0 +1,90 @@
+import CPNG
+import Foundation
+
+/// PNG decoding and encoding through libpng (the C target keeps libpng's longjmp away from Swift).
+public enum PNGCodec {
+  /// Largest side accepted when decoding: a hostile file cannot make mymap allocate gigabytes.
+  public static let defaultMaximumSide = 16_384
+
+  /// The width and height written in a PNG's header, or nil when the bytes are not a PNG.
+  public static func size(of data: Data) -> (width: Int, height: Int)? {
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    let status = data.withUnsafeBytes { raw -> Int32 in
+      guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return -1 }
+      return cpng_read_size(base, raw.count, &width, &height)
+    }
+    return status == 0 ? (Int(width), Int(height)) : nil
+  }
+
+  /// Decodes a PNG into straight RGBA, refusing images with a side over `maximumSide`.
+  public static func decode(_ data: Data, maximumSide: Int = defaultMaximumSide) throws -> RasterImage {
+    if let size = size(of: data) {
+      if size.width == 0 || size.height == 0 {
+        throw ImageCodecError.empty(width: size.width, height: size.height)
+      }
+      if size.width > maximumSide || size.height > maximumSide {
+        throw ImageCodecError.tooLarge(width: size.width, height: size.height, limit: maximumSide)
+      }
+    }
+    let limit = UInt32(clamping: max(0, maximumSide))
+    var pixels: UnsafeMutablePointer<UInt8>?
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = data.withUnsafeBytes { raw -> Int32 in
+      guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return -1 }
+      return cpng_decode_rgba(
+        base, raw.count, limit, limit, &pixels, &width, &height, &message,
+        message.count)
+    }
+    guard status == 0, let pixels else {
+      let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw ImageCodecError.notAnImage(reason.isEmpty ? "empty data" : reason)
+    }
+    defer { cpng_free(pixels) }
+    let count = Int(width) * Int(height) * 4
+    return RasterImage(
+      width: Int(width), height: Int(height), rgba: Array(UnsafeBufferPointer(start: pixels, count: count)))
+  }
+
+  /// Encodes premultiplied native-endian ARGB32 rows (Cairo's image format) as PNG bytes. With `opaque` the
+  /// alpha channel is left out. The same pixels always give the same bytes.
+  public static func encodeARGB32(
+    _ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, opaque: Bool,
+    compressionLevel: Int = 3
+  ) throws -> Data {
+    var output: UnsafeMutablePointer<UInt8>?
+    var outputSize = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = cpng_encode_argb32(
+      pixels.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), UInt32(stride),
+      Int32(compressionLevel), opaque ? 1 : 0, &output, &outputSize, &message, message.count)
+    guard status == 0, let output else {
+      let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw ImageCodecError.encodingFailed(reason)
+    }
+    defer { cpng_free(output) }
+    return Data(bytes: output, count: outputSize)
+  }
+
+  /// Encodes straight RGBA pixels as PNG (for diff images and tests).
+  public static func encode(_ image: RasterImage, compressionLevel: Int = 3) throws -> Data {
+    // Convert to premultiplied ARGB32 so one encoder serves both paths.
+    var argb = [UInt32](repeating: 0, count: image.width * image.height)
+    for index in 0..<argb.count {
+      let r = UInt32(image.rgba[index * 4])
+      let g = UInt32(image.rgba[index * 4 + 1])
+      let b = UInt32(image.rgba[index * 4 + 2])
+      let a = UInt32(image.rgba[index * 4 + 3])
+      argb[index] =
+        (a << 24) | ((r * a + 127) / 255) << 16 | ((g * a + 127) / 255) << 8 | ((b * a + 127) / 255)
+    }
+    let opaque = stride(from: 3, to: image.rgba.count, by: 4).allSatisfy { image.rgba[$0] == 255 }
+    return try argb.withUnsafeBytes {
+      try encodeARGB32(
+        $0.baseAddress!, width: image.width, height: image.height, stride: image.width * 4, opaque: opaque,
+        compressionLevel: compressionLevel)
+    }
+  }
+}
