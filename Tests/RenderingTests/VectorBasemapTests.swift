@@ -343,10 +343,10 @@ final class VectorBasemapTests: XCTestCase {
   }
 
   func testLongCountryNamesTakeTwoBalancedLines() {
-    XCTAssertEqual(VectorBasemapLayer.lines(of: "FRANCE"), ["FRANCE"])
-    XCTAssertEqual(VectorBasemapLayer.lines(of: "UNITED STATES OF AMERICA"), ["UNITED STATES", "OF AMERICA"])
-    XCTAssertEqual(VectorBasemapLayer.lines(of: "CENTRAL AFRICAN REP."), ["CENTRAL", "AFRICAN REP."])
-    XCTAssertEqual(VectorBasemapLayer.lines(of: "KYRGYZSTANIANLAND"), ["KYRGYZSTANIANLAND"])
+    XCTAssertEqual(BasemapLabels.lines(of: "FRANCE"), ["FRANCE"])
+    XCTAssertEqual(BasemapLabels.lines(of: "UNITED STATES OF AMERICA"), ["UNITED STATES", "OF AMERICA"])
+    XCTAssertEqual(BasemapLabels.lines(of: "CENTRAL AFRICAN REP."), ["CENTRAL", "AFRICAN REP."])
+    XCTAssertEqual(BasemapLabels.lines(of: "KYRGYZSTANIANLAND"), ["KYRGYZSTANIANLAND"])
   }
 
   // MARK: The render around it
