@@ -13,7 +13,7 @@ public enum Snapshotter {
 
   public static func render(_ request: RenderRequest) throws(RenderError) -> RenderResult {
     try validate(request)
-    var warnings: [String] = []
+    var warnings: [RenderWarning] = []
     let measuring = MeasuringContext()
     let overlays = OverlayLayout(
       annotations: request.annotations, style: request.style, showCallouts: request.showCallouts,
@@ -53,13 +53,10 @@ public enum Snapshotter {
     }
     if !dropped.isEmpty {
       warnings.append(
-        "\(dropped.count) of \(overlays.callouts.compactMap { $0 }.count) callouts did not fit and were left out"
-          + " (their places keep their pins)")
+        .calloutsLeftOut(count: dropped.count, total: overlays.callouts.compactMap { $0 }.count))
     }
     if overlays.unknownGlyphs > 0 {
-      warnings.append(
-        "\(overlays.unknownGlyphs) characters in titles have no font to draw them (install fonts-noto-cjk or"
-          + " another font that covers them)")
+      warnings.append(.glyphsMissing(count: overlays.unknownGlyphs))
     }
 
     // The basemap's labels avoid everything drawn over the map, which is placed first and knows nothing of
@@ -257,7 +254,7 @@ public enum Snapshotter {
   /// The raster tiles, else the built-in vector basemap (its labels avoiding `overlayRects`), else nothing.
   private static func loadBasemap(
     _ request: RenderRequest, camera: Camera, overlayRects: [PixelRect], measuring: MeasuringContext,
-    warnings: inout [String]
+    warnings: inout [RenderWarning]
   ) throws(RenderError) -> Basemap {
     guard let source = request.tiles else {
       guard let builtin = request.basemap else {
@@ -299,7 +296,7 @@ public enum Snapshotter {
     let prepared = source as? any PreparedTileSource
     if let remote = prepared {
       do {
-        warnings += try remote.prepare(tiles)
+        warnings += try remote.prepare(tiles).map(RenderWarning.tilePreparation)
       } catch {
         throw RenderError.tileDownload(error)
       }
@@ -320,14 +317,14 @@ public enum Snapshotter {
       throw RenderError.incompleteBasemap(missing: missing, needed: tiles.count, source: "\(source)")
     }
     if !loaded.missing.isEmpty && prepared == nil {
-      warnings.append(
-        "\(loaded.missing.count) of \(tiles.count) tiles are not in \(source); drawn as placeholders")
+      warnings.append(.tilesMissing(count: loaded.missing.count, needed: tiles.count, source: "\(source)"))
     }
-    for failure in loaded.failed.prefix(3) {
-      warnings.append("tile \(failure.tile) of \(source): \(failure.reason); drawn as a placeholder")
+    let named = RenderWarning.undrawableTilesNamed
+    for failure in loaded.failed.prefix(named) {
+      warnings.append(.tileUndrawable(failure, source: "\(source)"))
     }
-    if loaded.failed.count > 3 {
-      warnings.append("\(loaded.failed.count - 3) more tiles could not be decoded")
+    if loaded.failed.count > named {
+      warnings.append(.moreTilesUndrawable(count: loaded.failed.count - named))
     }
     return Basemap(
       layer: BasemapLayer(
