@@ -42,6 +42,15 @@ enum RenderKit {
     return request
   }
 
+  /// The attribution plate of the standard style in its preferred corner (bottom right) of an image of
+  /// `imageSize` points; nil for an empty text.
+  static func attributionPlate(_ text: String, imageSize: PixelSize) -> PixelRect? {
+    var request = RenderRequest(annotations: [])
+    request.size = imageSize
+    request.style.basemap.attribution = text
+    return AttributionPlate.overlay(for: request, measuring: MeasuringContext())?.preferredRect
+  }
+
   static func decode(_ result: RenderResult) throws -> RasterImage {
     try PNGCodec.decode(Data(result.data))
   }
@@ -415,11 +424,9 @@ final class SnapshotterTests: XCTestCase {
     request.showCallouts = false
     let result = try Snapshotter.render(request)
     let image = try RenderKit.decode(result)
-    let plate = AttributionLayer(
-      text: "© OpenStreetMap contributors", style: Style.standard.attribution,
-      fontFamily: Style.standard.fontFamily, size: PixelSize(width: 300, height: 200),
-      measuring: MeasuringContext()
-    ).plate
+    let plate = try XCTUnwrap(
+      RenderKit.attributionPlate(
+        "© OpenStreetMap contributors", imageSize: PixelSize(width: 300, height: 200)))
     XCTAssertEqual(plate.maxX, 296, accuracy: 1e-9, "4 points from the right edge")
     XCTAssertEqual(plate.maxY, 196, accuracy: 1e-9, "4 points from the bottom edge")
     XCTAssertGreaterThan(plate.width, 100, "the whole attribution text")
