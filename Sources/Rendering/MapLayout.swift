@@ -1,7 +1,7 @@
 import JSON
 import MapMath
 
-/// What was drawn and where, in image pixels (scale applied): the `--layout-json` output, DESIGN.md §4.
+/// What was drawn and where, in image pixels (scale applied): the layout JSON of DESIGN.md §4.
 public struct MapLayout: Hashable, Sendable {
   public var width: Int
   public var height: Int

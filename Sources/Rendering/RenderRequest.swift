@@ -37,45 +37,10 @@ public struct RenderRequest {
 public struct RenderResult: Sendable {
   public var data: [UInt8]
   public var layout: MapLayout
-  public var warnings: [String]
+  public var warnings: [RenderWarning]
   /// The built-in basemap's labels as drawn (empty for raster tiles), in image pixels; not part of the
   /// layout JSON.
   public var labels: [BasemapLabel] = []
   /// The attribution plate as drawn, in image pixels (nil without an attribution); not part of the layout JSON.
   public var attribution: PixelRect? = nil
-}
-
-/// Why a map could not be made.
-public enum RenderError: Error, Equatable, CustomStringConvertible {
-  case invalidSize(String)
-  /// A coordinate, zoom, span or accuracy of the request is not a number or out of range.
-  case invalidValue(String)
-  case nothingToShow
-  case incompleteBasemap(missing: Int, needed: Int, source: String)
-  /// With `requireAllTiles`: tiles the source has cannot be drawn (corrupt, or of the wrong size); the
-  /// first of them, how many, how many others are missing, of how many needed.
-  case unusableTiles(first: TileFailure, unusable: Int, missing: Int, needed: Int, source: String)
-  case tileSource(String)
-  /// Fetching the tiles from a tile server was refused, interrupted or could not write the cache.
-  case tileDownload(TileDownloadError)
-  case drawing(String)
-
-  public var description: String {
-    switch self {
-    case .invalidSize(let reason), .invalidValue(let reason): return reason
-    case .nothingToShow:
-      return
-        "nothing to show: no places to draw (none given, stored or matching the filters) and no --user or --center"
-    case .incompleteBasemap(let missing, let needed, let source):
-      return "\(missing) of \(needed) tiles are missing from \(source); nothing was written (--offline)"
-    case .unusableTiles(let first, let unusable, let missing, let needed, let source):
-      var text = "tile \(first.tile) of \(source) cannot be drawn: \(first.reason)"
-      if unusable > 1 { text += " (and \(unusable - 1) more of \(needed) tiles)" }
-      if missing > 0 { text += "; \(missing) of \(needed) tiles are missing" }
-      return text + "; nothing was written"
-    case .tileSource(let reason): return reason
-    case .tileDownload(let error): return error.description
-    case .drawing(let reason): return reason
-    }
-  }
 }

@@ -75,9 +75,9 @@ public struct BasemapStyle: Hashable, Sendable {
   /// A missing tile: a neutral square with a faint grid, so it reads as "no data" rather than as sea or land.
   public var placeholder = Color(red: 0.90, green: 0.89, blue: 0.87)
   public var placeholderLines = Color(red: 0.82, green: 0.81, blue: 0.79)
-  /// A tile source named by the style (a directory, an MBTiles file, a tile server's URL template), used
-  /// when `--tiles` is not given; nil (or `builtin`) is the built-in vector basemap, drawn with the palette
-  /// below.
+  /// A tile source named by the style (a directory, an MBTiles file, a tile server's URL template), for the
+  /// caller to open when it is given no other; nil (or `builtin`) is the built-in vector basemap, drawn with
+  /// the palette below.
   public var tiles: String? = nil
   /// Attribution text that replaces the tile source's own.
   public var attribution: String? = nil

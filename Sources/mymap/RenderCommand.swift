@@ -79,14 +79,7 @@ enum RenderCommand {
       result = try render(request, quiet: quiet, progress: progress)
       progress?.finish()
     } catch {
-      switch error {
-      case .invalidSize(let reason), .invalidValue(let reason): throw .usage(reason)
-      case .nothingToShow: throw .usage(error.description)
-      case .incompleteBasemap, .unusableTiles: throw .incomplete(error.description)
-      case .tileSource(let reason): throw .badInput(reason)
-      case .tileDownload(let error): throw TileServerAccess.map(error)
-      case .drawing(let reason): throw .failure(reason)
-      }
+      throw cliError(error)
     }
     // Stage both files before replacing either, so that a failing --layout-json leaves the old map alone.
     let map = try OutputFile.stage(result.data, to: targets[0])
@@ -104,12 +97,30 @@ enum RenderCommand {
       try map.commit()
     }
     if !quiet {
-      for warning in notes + result.warnings { Console.warning(warning) }
+      for warning in notes + result.warnings.map(\.description) { Console.warning(warning) }
       if out != "-" && Console.stderrIsTerminal {
         Console.note(
           "wrote \(out) (\(result.layout.width)×\(result.layout.height) px, \(result.layout.annotations.count) places)"
         )
       }
+    }
+  }
+
+  /// A failed render in the command line's words: the exit code, and the options that would change it.
+  static func cliError(_ error: RenderError) -> CLIError {
+    switch error {
+    case .invalidSize(let reason), .invalidValue(let reason): return .usage(reason)
+    case .nothingToShow:
+      return .usage(
+        "nothing to show: no places to draw (none given, stored or matching the filters) and no --user or"
+          + " --center")
+    case .incompleteBasemap(let missing, let needed, let source):
+      return .incomplete(
+        "\(missing) of \(needed) tiles are missing from \(source); nothing was written (--offline)")
+    case .unusableTiles: return .incomplete(error.description)
+    case .tileSource(let reason): return .badInput(reason)
+    case .tileDownload(let error): return TileServerAccess.map(error)
+    case .drawing(let reason): return .failure(reason)
     }
   }
 

@@ -74,7 +74,7 @@ final class GoldenMapTests: XCTestCase {
     }
     let result = try render(places, size: PixelSize(width: 420, height: 300))
     XCTAssertFalse(result.layout.droppedCallouts.isEmpty, "a 420×300 map cannot hold twelve callouts")
-    XCTAssertTrue(result.warnings.contains { $0.contains("callouts did not fit") })
+    XCTAssertTrue(result.warnings.contains { $0.description.contains("callouts did not fit") })
     let callouts = result.layout.annotations.compactMap(\.callout)
     for (index, first) in callouts.enumerated() {
       for second in callouts[(index + 1)...] {
@@ -151,7 +151,7 @@ final class GoldenMapTests: XCTestCase {
     ]
     let result = try render(places, size: PixelSize(width: 720, height: 420))
     XCTAssertFalse(
-      result.warnings.contains { $0.contains("no font") }, "missing glyphs: \(result.warnings)")
+      result.warnings.contains { $0.description.contains("no font") }, "missing glyphs: \(result.warnings)")
     GoldenImage.assertMatches(Data(result.data), named: "non-latin-scripts")
   }
 

@@ -71,7 +71,8 @@ final class HostileTileRenderTests: XCTestCase {
     XCTAssertEqual(result.layout.tiles.drawn, 0)
     XCTAssertEqual(result.layout.tiles.missing, 1)
     XCTAssertEqual(
-      result.warnings, ["tile 0/0/0 of liar: tile is 0×0 pixels, expected 256×256; drawn as a placeholder"])
+      result.warnings.map(\.description),
+      ["tile 0/0/0 of liar: tile is 0×0 pixels, expected 256×256; drawn as a placeholder"])
 
     request.requireAllTiles = true
     XCTAssertThrowsError(try Snapshotter.render(request)) { error in

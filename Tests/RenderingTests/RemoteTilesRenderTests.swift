@@ -97,7 +97,7 @@ final class RemoteTilesRenderTests: XCTestCase {
     XCTAssertEqual(summary.drawn, 0)
     XCTAssertEqual(summary.missing, needed)
     XCTAssertEqual(
-      result.warnings.first,
+      result.warnings.first?.description,
       "\(needed) of \(needed) tiles could not be fetched: \(needed) × HTTP 500; \(needed) tiles drawn as"
         + " placeholders")
     XCTAssertEqual(server.requestCount("error"), needed, "a 500 is not retried")

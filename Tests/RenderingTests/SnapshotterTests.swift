@@ -43,6 +43,15 @@ enum RenderKit {
     return request
   }
 
+  /// The attribution plate of the standard style in its preferred corner (bottom right) of an image of
+  /// `imageSize` points; nil for an empty text.
+  static func attributionPlate(_ text: String, imageSize: PixelSize) -> PixelRect? {
+    var request = RenderRequest(annotations: [])
+    request.size = imageSize
+    request.style.basemap.attribution = text
+    return AttributionPlate.overlay(for: request, measuring: MeasuringContext())?.preferredRect
+  }
+
   static func decode(_ result: RenderResult) throws -> RasterImage {
     try PNGCodec.decode(Data(result.data))
   }
@@ -216,10 +225,9 @@ final class SnapshotterTests: XCTestCase {
   func testNothingToShow() {
     let error = renderError(RenderKit.request([]))
     XCTAssertEqual(error, .nothingToShow)
+    // The command line says it in its own words (CLITests.StoreRenderTests); the library names no option.
     XCTAssertEqual(
-      error?.description,
-      "nothing to show: no places to draw (none given, stored or matching the filters) and no --user or --center"
-    )
+      error?.description, "nothing to show: no places, no user position and no centre to draw a map around")
   }
 
   func testAUserAloneOrACentreAloneIsEnough() throws {
@@ -246,9 +254,10 @@ final class SnapshotterTests: XCTestCase {
     XCTAssertGreaterThan(missing, 0)
     XCTAssertEqual(missing, needed, "no tile of Brazil is in the fixture at zoom 5")
     XCTAssertEqual(source, RenderKit.fixtureTilesPath)
+    // The command line adds "nothing was written (--offline)" (CLITests.RemoteTilesRenderTests).
     XCTAssertEqual(
       RenderError.incompleteBasemap(missing: missing, needed: needed, source: source).description,
-      "\(missing) of \(needed) tiles are missing from \(source); nothing was written (--offline)")
+      "\(missing) of \(needed) tiles are missing from \(source), and every tile is required")
 
     // Without the requirement the map is drawn with placeholders and a warning.
     request.requireAllTiles = false
@@ -257,7 +266,11 @@ final class SnapshotterTests: XCTestCase {
     XCTAssertEqual(result.layout.tiles.missing, missing)
     XCTAssertEqual(result.layout.tiles.drawn, 0)
     XCTAssertTrue(
-      result.warnings.contains("\(missing) of \(needed) tiles are not in \(source); drawn as placeholders"),
+      result.warnings.contains(.tilesMissing(count: missing, needed: needed, source: source)),
+      "\(result.warnings)")
+    XCTAssertTrue(
+      result.warnings.map(\.description).contains(
+        "\(missing) of \(needed) tiles are not in \(source); drawn as placeholders"),
       "\(result.warnings)")
   }
 
@@ -412,11 +425,9 @@ final class SnapshotterTests: XCTestCase {
     request.showCallouts = false
     let result = try Snapshotter.render(request)
     let image = try RenderKit.decode(result)
-    let plate = AttributionLayer(
-      text: "© OpenStreetMap contributors", style: Style.standard.attribution,
-      fontFamily: Style.standard.fontFamily, size: PixelSize(width: 300, height: 200),
-      measuring: MeasuringContext()
-    ).plate
+    let plate = try XCTUnwrap(
+      RenderKit.attributionPlate(
+        "© OpenStreetMap contributors", imageSize: PixelSize(width: 300, height: 200)))
     XCTAssertEqual(plate.maxX, 296, accuracy: 1e-9, "4 points from the right edge")
     XCTAssertEqual(plate.maxY, 196, accuracy: 1e-9, "4 points from the bottom edge")
     XCTAssertGreaterThan(plate.width, 100, "the whole attribution text")

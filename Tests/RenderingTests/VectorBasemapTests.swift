@@ -273,10 +273,10 @@ final class VectorBasemapTests: XCTestCase {
         let extent = UserDotLayer(style: Style.standard.userDot).extent.scaled(by: scale)
         overlays.append(extent.offsetBy(dx: user.point.x, dy: user.point.y))
       }
-      let plate = AttributionLayer(
-        text: SyntheticBasemap().attribution, style: Style.standard.attribution,
-        fontFamily: Style.standard.fontFamily, size: request.size, measuring: MeasuringContext()
-      ).plate.scaled(by: scale)
+      let plate = try XCTUnwrap(
+        RenderKit.attributionPlate(SyntheticBasemap().attribution, imageSize: request.size)
+      )
+      .scaled(by: scale)
       overlays.append(plate)
       let image = PixelRect(x: 0, y: 0, width: Double(layout.width), height: Double(layout.height))
       count += result.labels.count
@@ -344,10 +344,10 @@ final class VectorBasemapTests: XCTestCase {
   }
 
   func testLongCountryNamesTakeTwoBalancedLines() {
-    XCTAssertEqual(VectorBasemapLayer.lines(of: "FRANCE"), ["FRANCE"])
-    XCTAssertEqual(VectorBasemapLayer.lines(of: "UNITED STATES OF AMERICA"), ["UNITED STATES", "OF AMERICA"])
-    XCTAssertEqual(VectorBasemapLayer.lines(of: "CENTRAL AFRICAN REP."), ["CENTRAL", "AFRICAN REP."])
-    XCTAssertEqual(VectorBasemapLayer.lines(of: "KYRGYZSTANIANLAND"), ["KYRGYZSTANIANLAND"])
+    XCTAssertEqual(BasemapLabels.lines(of: "FRANCE"), ["FRANCE"])
+    XCTAssertEqual(BasemapLabels.lines(of: "UNITED STATES OF AMERICA"), ["UNITED STATES", "OF AMERICA"])
+    XCTAssertEqual(BasemapLabels.lines(of: "CENTRAL AFRICAN REP."), ["CENTRAL", "AFRICAN REP."])
+    XCTAssertEqual(BasemapLabels.lines(of: "KYRGYZSTANIANLAND"), ["KYRGYZSTANIANLAND"])
   }
 
   // MARK: The render around it
@@ -365,11 +365,8 @@ final class VectorBasemapTests: XCTestCase {
     XCTAssertTrue(result.layout.json.contains(#""source": "builtin""#), result.layout.json)
     // The attribution plate in the corner carries the source's text: the same map with the style's own,
     // shorter attribution has a narrower plate.
-    let plate = AttributionLayer(
-      text: "Synthetic Earth · Test Names", style: Style.standard.attribution,
-      fontFamily: Style.standard.fontFamily,
-      size: builtin.size, measuring: MeasuringContext()
-    ).plate
+    let plate = try XCTUnwrap(
+      RenderKit.attributionPlate("Synthetic Earth · Test Names", imageSize: builtin.size))
     let insidePlate = RGBA(image, Int(plate.minX) + 2, Int(plate.midY))
     XCTAssertGreaterThan(insidePlate.luminance, 225, "\(insidePlate)")
     let left = RGBA(image, Int(plate.minX) - 3, Int(plate.midY))

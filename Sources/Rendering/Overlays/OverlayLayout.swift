@@ -39,13 +39,13 @@ final class OverlayLayout {
     callouts.reduce(0) { $0 + ($1.map { $0.title.unknownGlyphs + ($0.subtitle?.unknownGlyphs ?? 0) } ?? 0) }
   }
 
-  /// What the camera must keep in view: every pin, and the preferred callout of the annotations in
-  /// `withCallouts` (all of them when nil).
-  func extents(withCallouts: Set<Int>? = nil) -> [OverlayExtent] {
+  /// What the camera must keep in view: every pin, and the preferred callout of every annotation but those
+  /// in `leftOut`.
+  func extents(leavingOut leftOut: Set<Int> = []) -> [OverlayExtent] {
     var result: [OverlayExtent] = []
     for (index, annotation) in annotations.enumerated() {
       var rect = pin.extent
-      if let content = callouts[index], withCallouts?.contains(index) ?? true {
+      if let content = callouts[index], !leftOut.contains(index) {
         let preferred = CalloutPlacement.candidates(
           size: content.bubbleSize, pin: pin, style: style.callout, bounds: nil)[0]
         rect = rect.union(preferred.extent)
@@ -64,10 +64,7 @@ final class OverlayLayout {
 
   /// Places the callouts on a camera. `obstacles` are fixed rectangles in points that callouts avoid.
   func place(on camera: Camera, obstacles: [PixelRect]) -> (placed: [Placed], dropped: [Int]) {
-    let points = annotations.map { annotation -> PixelPoint in
-      let pixel = camera.pixel(for: annotation.coordinate)
-      return PixelPoint(x: pixel.x / camera.scale, y: pixel.y / camera.scale)
-    }
+    let points = annotations.map { camera.point(for: $0.coordinate) }
     var blockers = RectIndex()
     for (index, point) in points.enumerated() {
       blockers.insert(pin.headRect.offsetBy(dx: point.x, dy: point.y), owner: index)
@@ -80,7 +77,7 @@ final class OverlayLayout {
     var dropped: [Int] = []
     let image = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
     for (index, point) in points.enumerated() {
-      // A place outside the image (a --center/--zoom crop) has no callout to place, nor to miss.
+      // A place outside the image (cropped by a given centre and zoom) has no callout to place, nor to miss.
       guard let content = callouts[index], image.contains(point) else { continue }
       let relativeBounds = inner.offsetBy(dx: -point.x, dy: -point.y)
       let candidates = CalloutPlacement.candidates(

@@ -1,0 +1,112 @@
+import MapMath
+import Tiles
+
+/// The basemap stage: what is drawn under the overlays, loaded for the final camera. Raster tiles when the
+/// request has a tile source, else the built-in vector basemap (its labels clear of the overlays' claims),
+/// else nothing but the style's background.
+struct Basemap {
+  var raster: BasemapLayer?
+  var vector: VectorBasemapLayer?
+  var summary: MapLayout.TileSummary
+
+  /// Loads the basemap; `overlayClaims` (points) are what its labels keep clear of. Tiles that cannot be
+  /// drawn add warnings (or fail the render when the request requires every tile).
+  static func load(
+    for request: RenderRequest, camera: Camera, overlayClaims: [PixelRect], measuring: MeasuringContext,
+    warnings: inout [RenderWarning]
+  ) throws(RenderError) -> Basemap {
+    if let source = request.tiles {
+      return try loadTiles(from: source, for: request, camera: camera, warnings: &warnings)
+    }
+    guard let builtin = request.basemap else {
+      return Basemap(summary: .init(source: "none", zoom: nil, needed: 0, drawn: 0, missing: 0))
+    }
+    let vector: VectorBasemapLayer
+    do {
+      vector = try VectorBasemapLayer(
+        source: builtin, camera: camera, style: request.style.basemap, fontFamily: request.style.fontFamily,
+        obstacles: overlayClaims, measuring: measuring)
+    } catch {
+      throw RenderError.tileSource("cannot read the built-in basemap: \(error)")
+    }
+    return Basemap(
+      vector: vector, summary: .init(source: "builtin", zoom: nil, needed: 0, drawn: 0, missing: 0))
+  }
+
+  /// Draws the basemap over the background.
+  func draw(on canvas: Canvas, camera: Camera) {
+    raster?.draw(on: canvas, camera: camera)
+    vector?.draw(on: canvas)
+  }
+
+  /// The built-in basemap's labels as drawn, in image pixels.
+  func labels(scale: Double) -> [BasemapLabel] {
+    vector?.drawnLabels(scale: scale) ?? []
+  }
+
+  private static func loadTiles(
+    from source: any TileSource, for request: RenderRequest, camera: Camera,
+    warnings: inout [RenderWarning]
+  ) throws(RenderError) -> Basemap {
+    let tileZoom = camera.tileZoom(tileSize: source.tileSize, available: source.zoomRange)
+    let range = camera.tileRange(tileZoom: tileZoom)
+    // Counted from the range before listing it: a source with only deep zooms could ask for millions.
+    let placementCount = range.columns.count * range.rows.count
+    guard placementCount <= Snapshotter.maximumTiles else {
+      throw RenderError.tileSource(
+        "this map would need \(placementCount) tiles at zoom \(tileZoom) from \(source) (its zooms are"
+          + " \(source.zoomRange.lowerBound)–\(source.zoomRange.upperBound)); zoom in or use another tile source"
+      )
+    }
+    let tiles = range.tiles.sorted()
+    // BasemapLayer lays the tiles on one Cairo image, and Cairo images are at most 32767 pixels a side (a PNG
+    // canvas has the same limit; SVG and PDF canvases do not).
+    let mosaicWidth = range.columns.count * source.tileSize
+    let mosaicHeight = range.rows.count * source.tileSize
+    guard mosaicWidth <= 32_767, mosaicHeight <= 32_767 else {
+      throw RenderError.drawing(
+        "the basemap would be \(mosaicWidth)×\(mosaicHeight) tile pixels at zoom \(tileZoom), over the limit of"
+          + " 32767 a side; make the image smaller")
+    }
+    let prepared = source as? any PreparedTileSource
+    if let remote = prepared {
+      do {
+        warnings += try remote.prepare(tiles).map(RenderWarning.tilePreparation)
+      } catch {
+        throw RenderError.tileDownload(error)
+      }
+    }
+    let loaded: LoadedTiles
+    do {
+      loaded = try TileLoader(source: source, cache: request.tileCache).load(tiles)
+    } catch {
+      throw RenderError.tileSource("\(error)")
+    }
+    let missing = loaded.missing.count + loaded.failed.count
+    if request.requireAllTiles, let first = loaded.failed.first {
+      throw RenderError.unusableTiles(
+        first: first, unusable: loaded.failed.count, missing: loaded.missing.count, needed: tiles.count,
+        source: "\(source)")
+    }
+    if missing > 0 && request.requireAllTiles {
+      throw RenderError.incompleteBasemap(missing: missing, needed: tiles.count, source: "\(source)")
+    }
+    // A prepared source's own warnings account for the tiles it could not get.
+    if !loaded.missing.isEmpty && prepared == nil {
+      warnings.append(.tilesMissing(count: loaded.missing.count, needed: tiles.count, source: "\(source)"))
+    }
+    let named = RenderWarning.undrawableTilesNamed
+    for failure in loaded.failed.prefix(named) {
+      warnings.append(.tileUndrawable(failure, source: "\(source)"))
+    }
+    if loaded.failed.count > named {
+      warnings.append(.moreTilesUndrawable(count: loaded.failed.count - named))
+    }
+    return Basemap(
+      raster: BasemapLayer(
+        range: range, tileSize: source.tileSize, images: loaded.images, style: request.style.basemap),
+      summary: .init(
+        source: "\(source)", zoom: tileZoom, needed: tiles.count, drawn: loaded.images.count, missing: missing
+      ))
+  }
+}

@@ -1,0 +1,67 @@
+import MapMath
+
+/// The fit stage: the camera for the request's region (its places and the user, or a given centre and
+/// span) that keeps every overlay's extents in view, fitted again without the optional parts (callouts)
+/// that could not be placed, so the map is not zoomed out for nothing.
+enum CameraFit {
+  /// How many times the fit drops what does not fit and fits again, at most.
+  static let refits = 3
+
+  static func camera(for request: RenderRequest, overlays: [any MapOverlay]) throws(RenderError) -> Camera {
+    let coordinates = request.annotations.map(\.coordinate)
+    var region = Region.forAnnotations(coordinates, user: request.user?.coordinate)
+    if let spanMeters = request.spanMeters, let center = request.center ?? region?.center {
+      region = Region.around(center, latitudinalMeters: spanMeters, longitudinalMeters: spanMeters)
+    } else if region == nil, let center = request.center {
+      region = Region.around(center)
+    }
+    guard let region else { throw RenderError.nothingToShow }
+    var limits = 0.0...19.0
+    if let tiles = request.tiles {
+      limits = 0...min(19, Double(tiles.zoomRange.upperBound) + Snapshotter.maximumOverzoom)
+    }
+    // A given span is shown as it is, whatever is drawn around the places.
+    let fitsOverlays = request.spanMeters == nil
+    // At most a quarter of the smaller side, so that a small image still has room for the map.
+    let padding = min(request.padding, min(request.size.width, request.size.height) / 4)
+    func fit(leavingOut leftOut: [Set<Int>], snapping: ZoomSnapping = request.zoomSnapping) -> Camera {
+      var extents: [OverlayExtent] = []
+      if fitsOverlays {
+        for (overlay, parts) in zip(overlays, leftOut) { extents += overlay.fitExtents(leavingOut: parts) }
+      }
+      return Camera.fitting(
+        region: region, size: request.size, scale: request.scale, overlays: extents, padding: padding,
+        snapping: snapping, zoomLimits: limits, center: request.center, zoom: request.zoom)
+    }
+    let nothingLeftOut = [Set<Int>](repeating: [], count: overlays.count)
+    let first = fit(leavingOut: nothingLeftOut)
+    guard request.zoom == nil, fitsOverlays, overlays.contains(where: \.hasOptionalParts) else {
+      return first
+    }
+    func refit(_ start: Camera, snapping: ZoomSnapping) -> (camera: Camera, leftOut: [Set<Int>]) {
+      var camera = start
+      var leftOut = nothingLeftOut
+      for _ in 0..<refits {
+        var changed = false
+        for (index, overlay) in overlays.enumerated() where overlay.hasOptionalParts {
+          let more = leftOut[index].union(overlay.partsThatDoNotFit(on: camera))
+          if more != leftOut[index] {
+            leftOut[index] = more
+            changed = true
+          }
+        }
+        if !changed { break }
+        camera = fit(leavingOut: leftOut, snapping: snapping)
+      }
+      return (camera, leftOut)
+    }
+    let refitted = refit(first, snapping: request.zoomSnapping)
+    guard request.zoomSnapping == .fractional else { return refitted.camera }
+    // What fits depends on the zoom: the fractional rounds can keep a wide callout that whole zooms drop, and
+    // end farther out than whole zooms would. The tightest fit is never looser than that.
+    let whole = refit(fit(leavingOut: nothingLeftOut, snapping: .integer), snapping: .integer)
+    guard whole.camera.zoom > refitted.camera.zoom else { return refitted.camera }
+    let tighter = fit(leavingOut: whole.leftOut)
+    return tighter.zoom >= whole.camera.zoom ? tighter : whole.camera
+  }
+}

@@ -1,0 +1,43 @@
+import MapMath
+import Tiles
+
+/// Something the user should know about a map that was drawn: what was left out or drawn as a stand-in.
+/// `description` is the sentence the command line shows.
+public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
+  /// `count` of `total` callouts could not be placed; their places keep their pins (the layout names them
+  /// in `droppedCallouts`).
+  case calloutsLeftOut(count: Int, total: Int)
+  /// Characters of titles and subtitles that no installed font can draw.
+  case glyphsMissing(count: Int)
+  /// `count` of the `needed` tiles are not in the tile source; drawn as placeholders.
+  case tilesMissing(count: Int, needed: Int, source: String)
+  /// A tile the source has that cannot be drawn; drawn as a placeholder. The first few are named one by one.
+  case tileUndrawable(TileFailure, source: String)
+  /// How many more tiles could not be drawn than are named by `tileUndrawable`.
+  case moreTilesUndrawable(count: Int)
+  /// What a tile source that gets its tiles ready before a render (`PreparedTileSource`, e.g. a tile
+  /// server through its cache) reported: tiles it could not fetch or does not have, in its own words.
+  case tilePreparation(String)
+
+  /// How many `tileUndrawable` warnings one render gives at most.
+  static let undrawableTilesNamed = 3
+
+  public var description: String {
+    switch self {
+    case .calloutsLeftOut(let count, let total):
+      return "\(count) of \(total) callouts did not fit and were left out (their places keep their pins)"
+    case .glyphsMissing(let count):
+      return
+        "\(count) characters in titles have no font to draw them (install fonts-noto-cjk or another font that"
+        + " covers them)"
+    case .tilesMissing(let count, let needed, let source):
+      return "\(count) of \(needed) tiles are not in \(source); drawn as placeholders"
+    case .tileUndrawable(let failure, let source):
+      return "tile \(failure.tile) of \(source): \(failure.reason); drawn as a placeholder"
+    case .moreTilesUndrawable(let count):
+      return "\(count) more tiles could not be decoded"
+    case .tilePreparation(let text):
+      return text
+    }
+  }
+}
