@@ -15,7 +15,7 @@ extension BasemapBuilder {
   }
 
   static func project(_ part: [Shapefile.Point]) -> [WorldPoint] {
-    BasemapShaping.withoutRepeats(part.map { project(longitude: $0.x, latitude: $0.y) })
+    Clipping.withoutRepeats(part.map { project(longitude: $0.x, latitude: $0.y) })
   }
 
   /// The box of the parts as they will be decoded (on the 2^26 grid).
@@ -39,7 +39,7 @@ extension BasemapBuilder {
       var outers: [(ring: [WorldPoint], box: WorldBox, area: Double)] = []
       var holes: [(ring: [WorldPoint], box: WorldBox)] = []
       for part in record.parts {
-        guard let ring = BasemapShaping.closedRing(project(part)), let box = WorldBox([ring]) else {
+        guard let ring = Clipping.closedRing(project(part)), let box = WorldBox([ring]) else {
           continue
         }
         let area = BasemapShaping.signedArea(ring)

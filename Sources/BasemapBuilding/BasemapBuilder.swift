@@ -281,7 +281,7 @@ public struct BasemapBuilder: Sendable {
     var rings: [[WorldPoint]] = []
     for (index, ring) in polygon.enumerated() {
       guard let box = WorldBox([ring]), box.extent >= minimumSize * pixel,
-        let simplified = BasemapShaping.closedRing(
+        let simplified = Clipping.closedRing(
           BasemapShaping.simplify(ring, tolerance: tolerance * pixel)),
         (BasemapShaping.signedArea(simplified) > 0) == (index == 0)
       else {

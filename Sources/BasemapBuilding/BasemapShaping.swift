@@ -1,36 +1,21 @@
 import MapMath
 import Tiles
 
-/// An axis-aligned box in world space.
-public struct WorldBox: Sendable, Equatable {
-  public var minX: Double
-  public var minY: Double
-  public var maxX: Double
-  public var maxY: Double
+/// An axis-aligned box in world space: the clipper's window.
+public typealias WorldBox = ClipWindow
 
-  public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-    self.minX = minX
-    self.minY = minY
-    self.maxX = maxX
-    self.maxY = maxY
-  }
-
+extension ClipWindow {
   /// The box around every point of `parts`; nil when there are none.
   public init?(_ parts: [[WorldPoint]]) {
-    var box: WorldBox?
-    for part in parts {
-      for point in part {
-        if box == nil {
-          box = WorldBox(minX: point.x, minY: point.y, maxX: point.x, maxY: point.y)
-        } else {
-          box!.minX = min(box!.minX, point.x)
-          box!.maxX = max(box!.maxX, point.x)
-          box!.minY = min(box!.minY, point.y)
-          box!.maxY = max(box!.maxY, point.y)
-        }
-      }
+    let points = parts.joined()
+    guard let first = points.first else { return nil }
+    var box = ClipWindow(minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)
+    for point in points {
+      box.minX = min(box.minX, point.x)
+      box.maxX = max(box.maxX, point.x)
+      box.minY = min(box.minY, point.y)
+      box.maxY = max(box.maxY, point.y)
     }
-    guard let box else { return nil }
     self = box
   }
 
@@ -39,7 +24,7 @@ public struct WorldBox: Sendable, Equatable {
   /// The longer side: what decides whether a feature is too small to draw.
   public var extent: Double { max(width, height) }
 
-  public func contains(_ other: WorldBox) -> Bool {
+  public func contains(_ other: ClipWindow) -> Bool {
     minX <= other.minX && minY <= other.minY && maxX >= other.maxX && maxY >= other.maxY
   }
 }
@@ -69,7 +54,7 @@ public enum BasemapShaping {
   /// `tolerance` from the line simplified so far. A closed line (a ring) stays closed: its first segment
   /// has zero length, and distances to it are distances to that point.
   public static func simplify(_ points: [WorldPoint], tolerance: Double) -> [WorldPoint] {
-    let points = withoutRepeats(points)
+    let points = Clipping.withoutRepeats(points)
     guard points.count > 2 else { return points }
     let limit = tolerance * tolerance
     var keep = [Bool](repeating: false, count: points.count)
@@ -95,14 +80,6 @@ public enum BasemapShaping {
     }
     var result: [WorldPoint] = []
     for index in points.indices where keep[index] { result.append(points[index]) }
-    return result
-  }
-
-  /// The points without consecutive repeats.
-  public static func withoutRepeats(_ points: [WorldPoint]) -> [WorldPoint] {
-    var result: [WorldPoint] = []
-    result.reserveCapacity(points.count)
-    for point in points where point != result.last { result.append(point) }
     return result
   }
 
@@ -146,123 +123,6 @@ public enum BasemapShaping {
       previous = current
     }
     return inside
-  }
-
-  /// A ring that is closed (last point equals the first) and has no repeated points; nil when fewer than
-  /// three distinct points remain.
-  public static func closedRing(_ points: [WorldPoint]) -> [WorldPoint]? {
-    var ring = withoutRepeats(points)
-    if ring.count > 1, ring.first == ring.last { ring.removeLast() }
-    guard ring.count >= 3 else { return nil }
-    ring.append(ring[0])
-    return ring
-  }
-
-  // MARK: Clipping
-
-  enum Axis {
-    case x
-    case y
-  }
-
-  /// Sutherland–Hodgman against one half-plane (`axis` ≤ `bound` when `below`, else ≥): a closed ring, or
-  /// nil when less than a triangle is left.
-  static func clipRing(_ ring: [WorldPoint], axis: Axis, bound: Double, below: Bool) -> [WorldPoint]? {
-    guard ring.count >= 4 else { return nil }
-    func inside(_ point: WorldPoint) -> Bool {
-      let value = axis == .x ? point.x : point.y
-      return below ? value <= bound : value >= bound
-    }
-    var output: [WorldPoint] = []
-    output.reserveCapacity(ring.count + 4)
-    var allInside = true
-    for index in 0..<(ring.count - 1) {
-      let start = ring[index]
-      let end = ring[index + 1]
-      let startInside = inside(start)
-      let endInside = inside(end)
-      allInside = allInside && startInside
-      if endInside {
-        if !startInside { output.append(crossing(start, end, axis: axis, bound: bound)) }
-        output.append(end)
-      } else if startInside {
-        output.append(crossing(start, end, axis: axis, bound: bound))
-      }
-    }
-    if allInside { return ring }
-    return closedRing(output)
-  }
-
-  /// The point where segment start–end crosses the line `axis` = `bound`, exactly on that line.
-  static func crossing(_ start: WorldPoint, _ end: WorldPoint, axis: Axis, bound: Double) -> WorldPoint {
-    switch axis {
-    case .x:
-      let t = (bound - start.x) / (end.x - start.x)
-      return WorldPoint(x: bound, y: start.y + t * (end.y - start.y))
-    case .y:
-      let t = (bound - start.y) / (end.y - start.y)
-      return WorldPoint(x: start.x + t * (end.x - start.x), y: bound)
-    }
-  }
-
-  /// Clips a closed ring to a box: a closed ring (possibly with zero-width bridges along the box's edges,
-  /// which the non-zero fill ignores), or nil when nothing of it is inside.
-  public static func clipRing(_ ring: [WorldPoint], to box: WorldBox) -> [WorldPoint]? {
-    guard var result = closedRing(ring) else { return nil }
-    for (axis, bound, below) in [
-      (Axis.x, box.minX, false), (.x, box.maxX, true), (.y, box.minY, false), (.y, box.maxY, true),
-    ] {
-      guard let clipped = clipRing(result, axis: axis, bound: bound, below: below) else { return nil }
-      result = clipped
-    }
-    return result
-  }
-
-  /// Clips an open line to one half-plane: the runs of it inside, each of at least two points.
-  static func clipLine(_ line: [WorldPoint], axis: Axis, bound: Double, below: Bool) -> [[WorldPoint]] {
-    func inside(_ point: WorldPoint) -> Bool {
-      let value = axis == .x ? point.x : point.y
-      return below ? value <= bound : value >= bound
-    }
-    var pieces: [[WorldPoint]] = []
-    var current: [WorldPoint] = []
-    func finish() {
-      let piece = withoutRepeats(current)
-      if piece.count >= 2 { pieces.append(piece) }
-      current = []
-    }
-    for (index, point) in line.enumerated() {
-      let pointInside = inside(point)
-      if index == 0 {
-        if pointInside { current.append(point) }
-        continue
-      }
-      let previous = line[index - 1]
-      switch (inside(previous), pointInside) {
-      case (true, true):
-        current.append(point)
-      case (true, false):
-        current.append(crossing(previous, point, axis: axis, bound: bound))
-        finish()
-      case (false, true):
-        current = [crossing(previous, point, axis: axis, bound: bound), point]
-      case (false, false):
-        break
-      }
-    }
-    finish()
-    return pieces
-  }
-
-  /// Clips an open line to a box: the runs of it inside.
-  public static func clipLine(_ line: [WorldPoint], to box: WorldBox) -> [[WorldPoint]] {
-    var pieces = [line]
-    for (axis, bound, below) in [
-      (Axis.x, box.minX, false), (.x, box.maxX, true), (.y, box.minY, false), (.y, box.maxY, true),
-    ] {
-      pieces = pieces.flatMap { clipLine($0, axis: axis, bound: bound, below: below) }
-    }
-    return pieces
   }
 
   // MARK: Grid cells
@@ -317,15 +177,16 @@ public enum BasemapShaping {
       }
       return
     }
-    let axis: Axis = columns.count >= rows.count ? .x : .y
+    let axis: HalfPlane.Axis = columns.count >= rows.count ? .x : .y
     let range = axis == .x ? columns : rows
     let middle = range.lowerBound + range.count / 2
     let bound = Double(middle) / Double(cellsPerSide)
     for (below, half) in [(true, range.lowerBound..<middle), (false, middle..<range.upperBound)] {
+      let side = HalfPlane(axis: axis, bound: bound, keepsBelow: below)
       let clipped: [[WorldPoint]] =
         rings
-        ? parts.compactMap { clipRing($0, axis: axis, bound: bound, below: below) }
-        : parts.flatMap { clipLine($0, axis: axis, bound: bound, below: below) }
+        ? parts.compactMap { Clipping.closedRing($0, to: side) }
+        : parts.flatMap { Clipping.line($0, to: side) }
       guard let box = WorldBox(clipped) else { continue }
       // Shrink to the cells the clipped parts still cover.
       let halfColumns = axis == .x ? half : columns

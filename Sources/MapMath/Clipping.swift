@@ -156,8 +156,8 @@ public enum Clipping {
 
   // MARK: Lines
 
-  /// Liang–Barsky on each segment: the pieces of a line inside `window`, each of at least two points (a
-  /// segment that only touches the window gives a piece of two equal points).
+  /// Liang–Barsky on each segment: the pieces of a line inside `window`, each of at least two points and
+  /// not all at one spot (a line that only touches the window leaves nothing to draw there).
   @inlinable public static func polyline<P: PlanePoint>(_ line: [P], to window: ClipWindow) -> [[P]] {
     var parts: [[P]] = []
     var current: [P] = []
@@ -165,20 +165,26 @@ public enum Clipping {
       let a = line[index - 1]
       let b = line[index]
       guard let (t0, t1) = segment(a, b, window) else {
-        if current.count >= 2 { parts.append(current) }
+        if isPiece(current) { parts.append(current) }
         current = []
         continue
       }
       let start = t0 == 0 ? a : P(x: a.x + t0 * (b.x - a.x), y: a.y + t0 * (b.y - a.y))
       let end = t1 == 1 ? b : P(x: a.x + t1 * (b.x - a.x), y: a.y + t1 * (b.y - a.y))
       if t0 > 0 || current.isEmpty {
-        if current.count >= 2 { parts.append(current) }
+        if isPiece(current) { parts.append(current) }
         current = [start]
       }
       current.append(end)
     }
-    if current.count >= 2 { parts.append(current) }
+    if isPiece(current) { parts.append(current) }
     return parts
+  }
+
+  /// At least two points, not all equal.
+  @inlinable static func isPiece<P: PlanePoint>(_ points: [P]) -> Bool {
+    guard let first = points.first else { return false }
+    return points.dropFirst().contains { $0 != first }
   }
 
   /// The parameters where the segment a→b enters and leaves `window`, nil when it misses it.

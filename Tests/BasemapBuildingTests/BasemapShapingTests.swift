@@ -64,7 +64,7 @@ final class BasemapShapingTests: XCTestCase {
     let simplified = BasemapShaping.simplify(square, tolerance: 0.001)
     XCTAssertEqual(simplified, square)
     XCTAssertEqual(simplified.first, simplified.last)
-    XCTAssertNil(BasemapShaping.closedRing(BasemapShaping.simplify(square, tolerance: 0.5)))
+    XCTAssertNil(Clipping.closedRing(BasemapShaping.simplify(square, tolerance: 0.5)))
   }
 
   // MARK: Areas and clipping
@@ -80,21 +80,21 @@ final class BasemapShapingTests: XCTestCase {
   func testClipRingToABox() throws {
     let square = ring([(0, 0), (4, 0), (4, 4), (0, 4)])
     let clipped = try XCTUnwrap(
-      BasemapShaping.clipRing(square, to: WorldBox(minX: 1, minY: 1, maxX: 2, maxY: 3)))
+      Clipping.closedRing(square, to: WorldBox(minX: 1, minY: 1, maxX: 2, maxY: 3)))
     XCTAssertEqual(clipped.first, clipped.last)
     XCTAssertEqual(BasemapShaping.signedArea(clipped), 2, accuracy: 1e-12)
     XCTAssertEqual(
-      BasemapShaping.clipRing(square, to: WorldBox(minX: -1, minY: -1, maxX: 5, maxY: 5)), square)
-    XCTAssertNil(BasemapShaping.clipRing(square, to: WorldBox(minX: 5, minY: 5, maxX: 6, maxY: 6)))
+      Clipping.closedRing(square, to: WorldBox(minX: -1, minY: -1, maxX: 5, maxY: 5)), square)
+    XCTAssertNil(Clipping.closedRing(square, to: WorldBox(minX: 5, minY: 5, maxX: 6, maxY: 6)))
   }
 
   func testClipLineToABoxKeepsTheRunsInside() {
     let zigzag = [point(0, 0), point(2, 2), point(4, 0), point(6, 2)]
     // The first segment only touches the box's corner (1, 1): a single point is no line.
     XCTAssertEqual(
-      BasemapShaping.clipLine(zigzag, to: WorldBox(minX: 1, minY: 0, maxX: 5, maxY: 1)),
+      Clipping.polyline(zigzag, to: WorldBox(minX: 1, minY: 0, maxX: 5, maxY: 1)),
       [[point(3, 1), point(4, 0), point(5, 1)]])
-    XCTAssertEqual(BasemapShaping.clipLine(zigzag, to: WorldBox(minX: 7, minY: 0, maxX: 8, maxY: 1)), [])
+    XCTAssertEqual(Clipping.polyline(zigzag, to: WorldBox(minX: 7, minY: 0, maxX: 8, maxY: 1)), [])
   }
 
   // MARK: Cutting into grid cells

@@ -138,13 +138,15 @@ final class ClippingTests: XCTestCase {
   func testDegenerateLines() {
     XCTAssertEqual(Clipping.polyline([PixelPoint](), to: window), [])
     XCTAssertEqual(Clipping.polyline(points([(3, 3)]), to: window), [])
-    // Along an edge counts; a touch at a corner is a piece of one point twice.
+    // Along an edge counts; a touch at a corner leaves nothing to draw (a round cap would draw a dot).
     XCTAssertEqual(Clipping.polyline(points([(0, 2), (8, 2)]), to: window), [points([(2, 2), (6, 2)])])
     XCTAssertEqual(Clipping.polyline(points([(0, 8), (8, 0)]), to: window), [points([(2, 6), (6, 2)])])
-    XCTAssertEqual(Clipping.polyline(points([(0, 4), (4, 0)]), to: window), [points([(2, 2), (2, 2)])])
-    // A segment of no length inside is kept, outside dropped.
-    XCTAssertEqual(Clipping.polyline(points([(3, 3), (3, 3)]), to: window), [points([(3, 3), (3, 3)])])
+    XCTAssertEqual(Clipping.polyline(points([(0, 4), (4, 0)]), to: window), [])
+    // A segment of no length is no piece, inside or outside; one that goes on from it is.
+    XCTAssertEqual(Clipping.polyline(points([(3, 3), (3, 3)]), to: window), [])
     XCTAssertEqual(Clipping.polyline(points([(1, 1), (1, 1)]), to: window), [])
+    XCTAssertEqual(
+      Clipping.polyline(points([(3, 3), (3, 3), (4, 3)]), to: window), [points([(3, 3), (3, 3), (4, 3)])])
   }
 
   func testALineCutAtOneLineEndsExactlyOnIt() {
