@@ -42,23 +42,28 @@ let package = Package(
     .target(name: "MapStyle", dependencies: ["JSON"]),
     .target(name: "Places", dependencies: ["JSON", "CSV", "MapMath", "FileSystem", "SQLite"]),
     .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "ImageCodecs"]),
+    // Fetching tiles from tile servers into the caches, politely (FoundationNetworking lives here only).
+    .target(name: "TileFetching", dependencies: ["MapMath", "FileSystem", "ImageCodecs", "Tiles"]),
     .target(name: "Rendering", dependencies: ["JSON", "MapMath", "ImageCodecs", "Tiles", "CCairo"]),
-    .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "ImageCodecs", "Tiles", "Rendering"]),
+    .executableTarget(
+      name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "ImageCodecs", "Tiles", "TileFetching", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "ImageCodecs", "Tiles", "Rendering"]),
     // The builder of Data/basemap.sqlite from Natural Earth and GeoNames: only basemap-builder uses it.
     .target(name: "BasemapBuilding", dependencies: ["Tiles", "MapMath", "CSV", "SQLite", "FileSystem"]),
     .executableTarget(name: "basemap-builder", dependencies: ["BasemapBuilding", "Tiles", "MapMath"]),
-    .target(name: "TestSupport", dependencies: ["Rendering", "ImageCodecs", "Tiles", "BasemapBuilding", "SQLite"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Rendering", "ImageCodecs", "Tiles", "TileFetching", "BasemapBuilding", "SQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),
     .testTarget(name: "PlacesTests", dependencies: ["Places", "SQLite", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "SQLite", "BasemapBuilding", "TestSupport"]),
+    .testTarget(name: "TileFetchingTests", dependencies: ["TileFetching", "Tiles", "ImageCodecs", "TestSupport"]),
     .testTarget(name: "BasemapBuildingTests", dependencies: ["BasemapBuilding", "Tiles", "TestSupport"]),
     .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
     .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Gzip", "TestSupport"]),
-    .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Places", "TestSupport"], exclude: ["Goldens"]),
+    .testTarget(
+      name: "RenderingTests", dependencies: ["Rendering", "Places", "TileFetching", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
   ]
 )

@@ -71,7 +71,7 @@ public enum TileSourceError: Error, Equatable, CustomStringConvertible {
 
 /// At most `limit` characters of a value from an input, with control characters replaced, and "…" when
 /// cut: what a one-line message quotes of it.
-func inputExcerpt(_ text: String, limit: Int) -> String {
+public func inputExcerpt(_ text: String, limit: Int) -> String {
   let scalars = text.unicodeScalars.prefix(limit + 1).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }
   let clean = String(String.UnicodeScalarView(scalars))
   return clean.count > limit ? String(clean.prefix(limit)) + "…" : clean

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TileFetching
 import Tiles
 
 /// Ctrl-C during a tile download: the first one lets the tiles in flight finish and commits the cache; a

@@ -1,4 +1,5 @@
 import Foundation
+import TileFetching
 import Tiles
 
 /// The single line on the terminal that shows how a tile download goes, redrawn in place at most ten times

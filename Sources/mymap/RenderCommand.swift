@@ -3,6 +3,7 @@ import Foundation
 import MapMath
 import Places
 import Rendering
+import TileFetching
 import Tiles
 
 /// `mymap render`: places in, a finished map image out.

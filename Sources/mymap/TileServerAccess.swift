@@ -1,5 +1,6 @@
 import Arguments
 import Foundation
+import TileFetching
 import Tiles
 
 /// What `render --tiles URL` and `tiles fetch` share: the template, the cache folder, the fetcher with its
@@ -83,7 +84,11 @@ enum TileServerAccess {
   /// The CLI's face of a download failure.
   static func map(_ error: TileDownloadError) -> CLIError {
     switch error {
-    case .tooManyTiles: return .usage(error.description)
+    case .tooManyTiles(let needed, let limit):
+      let raise = needed <= 1_000_000 ? ", or raise the limit with --max-tiles \(needed)" : ""
+      return .usage(
+        "this would fetch \(needed) tiles, more than the limit of \(limit) per command (tile servers are"
+          + " shared: fetch fewer zooms or a smaller area\(raise))")
     case .interrupted: return .interrupted(error.description)
     case .cache: return .badInput(error.description)
     }

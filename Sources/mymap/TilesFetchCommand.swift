@@ -2,6 +2,7 @@ import Arguments
 import Foundation
 import MapMath
 import Places
+import TileFetching
 import Tiles
 
 /// `mymap tiles fetch`: fills a tile cache from a tile server, for an area and a range of zooms.

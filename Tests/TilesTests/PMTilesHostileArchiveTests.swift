@@ -1,6 +1,7 @@
 import Foundation
 import Gzip
 import MapMath
+import TestSupport
 import XCTest
 
 @testable import Tiles

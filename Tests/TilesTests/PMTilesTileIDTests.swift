@@ -1,4 +1,5 @@
 import MapMath
+import TestSupport
 import Tiles
 import XCTest
 

@@ -1,5 +1,6 @@
 import ImageCodecs
 import MapMath
+import TestSupport
 import Tiles
 import XCTest
 

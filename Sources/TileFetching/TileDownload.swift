@@ -1,5 +1,6 @@
 import Foundation
 import MapMath
+import Tiles
 
 /// A tile a download will ask the server for, with the cached record to revalidate, if any.
 public struct PendingTile: Sendable, Equatable {
@@ -13,29 +14,6 @@ public struct PendingTile: Sendable, Equatable {
     self.tile = tile
     self.cached = cached
     self.hasCachedCopy = hasCachedCopy
-  }
-}
-
-/// Why a download did not run or did not finish. Each `description` is one line for the user.
-public enum TileDownloadError: Error, Equatable, CustomStringConvertible {
-  /// More tiles need fetching than the limit allows.
-  case tooManyTiles(needed: Int, limit: Int)
-  /// Ctrl-C (or another cancellation) stopped the download; what was stored so far is kept.
-  case interrupted(stored: Int, of: Int)
-  /// The cache could not be read or written; the text says why.
-  case cache(String)
-
-  public var description: String {
-    switch self {
-    case .tooManyTiles(let needed, let limit):
-      let raise = needed <= 1_000_000 ? ", or raise the limit with --max-tiles \(needed)" : ""
-      return "this would fetch \(needed) tiles, more than the limit of \(limit) per command (tile servers are"
-        + " shared: fetch fewer zooms or a smaller area\(raise))"
-    case .interrupted(let stored, let total):
-      return "interrupted: \(stored) of \(total) tiles were fetched and kept; the cache is consistent"
-    case .cache(let reason):
-      return reason
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 import FileSystem
 import Foundation
 import MapMath
+import Tiles
 
 /// Why a tile could not be fetched. `description` is one line for the user; it names the source by its
 /// redacted template, so it never contains an API key.

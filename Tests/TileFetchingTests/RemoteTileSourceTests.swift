@@ -1,6 +1,7 @@
 import Foundation
 import MapMath
 import TestSupport
+import TileFetching
 import Tiles
 import XCTest
 
@@ -117,7 +118,7 @@ final class RemoteTileSourceTests: XCTestCase {
       XCTAssertEqual(
         "\(error)",
         "this would fetch 4 tiles, more than the limit of 2 per command (tile servers are shared: fetch fewer"
-          + " zooms or a smaller area, or raise the limit with --max-tiles 4)")
+          + " zooms or a smaller area)")
     }
     XCTAssertEqual(server.requests().count, 0, "refused before any request")
     XCTAssertNil(try source.cache.entry(for: tiles[0]))

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import MapMath
+import Tiles
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

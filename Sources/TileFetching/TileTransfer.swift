@@ -1,4 +1,5 @@
 import Foundation
+import Tiles
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

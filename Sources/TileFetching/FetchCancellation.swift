@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Tiles
 
 /// A switch that stops a running tile download from outside it (the CLI flips it on Ctrl-C): passed to
 /// `TileDownload.run` it lets the requests in flight finish; `wait(for:)` cancels its task at once.

@@ -2,9 +2,10 @@ import Foundation
 import ImageCodecs
 import MapMath
 import TestSupport
+import Tiles
 import XCTest
 
-@testable import Tiles
+@testable import TileFetching
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -1,4 +1,5 @@
 import Foundation
+import Tiles
 
 /// Reading a tile's freshness from HTTP response headers (RFC 9111, as a private cache), as the
 /// OpenStreetMap tile usage policy asks: honour `Cache-Control` and `Expires`, keep tiles 7 days when the

@@ -1,4 +1,6 @@
 import MapMath
+import TestSupport
+import TileFetching
 import Tiles
 import XCTest
 

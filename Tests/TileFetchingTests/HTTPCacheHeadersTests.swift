@@ -1,4 +1,5 @@
 import Foundation
+import TileFetching
 import Tiles
 import XCTest
 

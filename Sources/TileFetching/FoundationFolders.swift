@@ -1,4 +1,5 @@
 import Foundation
+import Tiles
 
 /// The folders FoundationNetworking makes in the user's home whenever a session configuration is made,
 /// although mymap uses neither (it keeps tiles itself, and its sessions have no disk cache and no persistent

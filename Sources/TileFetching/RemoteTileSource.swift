@@ -1,12 +1,6 @@
 import Foundation
 import MapMath
-
-/// A tile source that must get tiles ready before a render reads them.
-public protocol PreparedTileSource: TileSource {
-  /// Makes `tiles` readable (fetches what the cache lacks or holds stale); returns warnings for the user,
-  /// which account for every tile that will be missing (the renderer adds none of its own).
-  func prepare(_ tiles: [TileID]) throws(TileDownloadError) -> [String]
-}
+import Tiles
 
 /// Tiles from a tile server through a local cache: `prepare` fetches what a map needs and the cache lacks,
 /// and the tiles are then read from the cache, so a second render of the same map needs no network.

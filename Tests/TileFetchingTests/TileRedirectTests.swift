@@ -1,6 +1,7 @@
 import Foundation
 import MapMath
 import TestSupport
+import TileFetching
 import Tiles
 import XCTest
 

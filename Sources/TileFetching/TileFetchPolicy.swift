@@ -1,4 +1,5 @@
 import Foundation
+import Tiles
 
 /// How patiently `TileFetcher` waits and retries.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import MapMath
+import Tiles
 
 /// A tile server URL template such as `https://{s}.tile.example.org/{z}/{x}/{y}{r}.png?key={key:EXAMPLE_KEY}`.
 ///
