@@ -57,7 +57,7 @@ let package = Package(
     .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),
     .testTarget(name: "PlacesTests", dependencies: ["Places", "SQLite", "TestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "SQLite", "BasemapBuilding", "TestSupport"]),
+    .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "SQLite", "VectorTiles", "BasemapBuilding", "TestSupport"]),
     .testTarget(name: "TileFetchingTests", dependencies: ["TileFetching", "Tiles", "ImageCodecs", "TestSupport"]),
     .testTarget(name: "BasemapBuildingTests", dependencies: ["BasemapBuilding", "Tiles", "TestSupport"]),
     .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),

@@ -18,30 +18,25 @@ public protocol TileSource: Sendable, CustomStringConvertible {
   /// The encoded bytes of one tile, or nil when the source does not have it. Throws only when the
   /// source itself is broken (unreadable file, corrupt database).
   func tileData(_ id: TileID) throws -> Data?
+  /// Images or vector tiles (`.raster` unless the source says otherwise).
+  var content: TileContent { get }
+  /// A vector tile's protobuf bytes, inflated (see the default in `TileContent.swift`).
+  func vectorTileBytes(_ id: TileID) throws -> [UInt8]?
 }
 
 extension TileSource {
   public var cacheIdentity: String { description }
 }
 
-/// Opens the tile source at `path`: a tile directory (`{z}/{x}/{y}.png`) or an MBTiles file.
+/// Opens the tile source at `path`: a tile folder (`{z}/{x}/{y}.png`), an MBTiles file or a PMTiles archive
+/// (`TileStorage` decides which).
 ///
 /// Throws `TileSourceError` with a one-line message when the path is missing or not a tile source (a
 /// named pipe, a device, a socket, or a folder named `*.mbtiles`).
 public func openTileSource(at path: String) throws -> any TileSource {
-  let lowered = path.lowercased()
-  if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-    throw TileSourceError.urlTemplateNotSupported(path)
+  switch try TileStorage.kind(ofSource: path) {
+  case .folder: return try DirectoryTileSource(path: path)
+  case .mbtiles: return try MBTilesSource(path: path)
+  case .pmtiles: return try PMTilesSource(path: path)
   }
-  guard let kind = FileKind(path: path) else { throw TileSourceError.notFound(path) }
-  // A folder named like an MBTiles file is a mistake, not a tile folder; a named pipe or a device would
-  // block or never end.
-  if kind == .folder && !lowered.hasSuffix(".mbtiles") {
-    return try DirectoryTileSource(path: path)
-  }
-  guard kind == .regular else { throw TileSourceError.notAFile(path, kind: kind.description) }
-  if lowered.hasSuffix(".mbtiles") || SQLiteFile.hasHeader(path: path) {
-    return try MBTilesSource(path: path)
-  }
-  throw TileSourceError.notATileSource(path)
 }

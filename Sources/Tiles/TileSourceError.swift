@@ -25,6 +25,11 @@ public enum TileSourceError: Error, Equatable, CustomStringConvertible {
   /// A query over the SQLite file did not finish within its budget of steps (`TileLimits`): a `tiles`
   /// view that never ends, or one that multiplies rows without bound.
   case queryTooLong(String, steps: Int)
+  /// The source's tiles are of a format mymap cannot draw; the second value names it (`avif`, `mlt`).
+  case unsupportedTiles(String, format: String)
+  /// The path is a tile source, but not a tile cache (a PMTiles archive is written once, by other tools);
+  /// the second value says what it is.
+  case notACache(String, kind: String)
   /// One tile of the source cannot be used (its data is too large, or its file is not a regular file),
   /// while the others may be: drawn as a placeholder.
   case badTile(String, TileID, reason: String)
@@ -58,6 +63,13 @@ public enum TileSourceError: Error, Equatable, CustomStringConvertible {
       return
         "cannot read tile source \(path): reading its tiles did not finish within \(steps) SQLite steps"
         + " (is its 'tiles' table a view that never ends?)"
+    case .unsupportedTiles(let path, let format):
+      return
+        "\(path) holds \(format) tiles, which mymap cannot draw (it draws PNG, JPEG and WebP images and"
+        + " Mapbox Vector Tiles)"
+    case .notACache(let path, let kind):
+      return
+        "\(path) is \(kind), not a tile cache (a tile folder or an MBTiles file) that mymap lists and prunes"
     case .badTile(let path, let tile, let reason):
       return "tile \(tile) of \(path): \(reason)"
     }

@@ -48,6 +48,10 @@ struct Basemap {
     from source: any TileSource, for request: RenderRequest, camera: Camera,
     warnings: inout [RenderWarning]
   ) throws(RenderError) -> Basemap {
+    guard source.content == .raster else {
+      throw RenderError.tileSource(
+        "\(source) holds vector tiles (Mapbox Vector Tiles), which need a map style to be drawn")
+    }
     let tileZoom = camera.tileZoom(tileSize: source.tileSize, available: source.zoomRange)
     let range = camera.tileRange(tileZoom: tileZoom)
     // Counted from the range before listing it: a source with only deep zooms could ask for millions.

@@ -16,6 +16,8 @@ public final class MBTilesSource: TileSource {
   public let attribution: String?
   public let zoomRange: ClosedRange<Int>
   public let tileSize: Int
+  /// Images, or vector tiles when the metadata's `format` says `pbf`.
+  public let content: TileContent
   /// The tile image format named by the metadata (`png`, `jpg`, `webp`, …), if any.
   public let format: String?
   /// The area the tiles cover according to the metadata (`bounds` = west,south,east,north), if given.
@@ -52,9 +54,11 @@ public final class MBTilesSource: TileSource {
     self.metadata = metadata
     attribution = metadata["attribution"].flatMap(plainAttribution)
     format = metadata["format"]?.lowercased()
+    content = try TileContent.named(format, source: path) ?? .raster
     bounds = metadata["bounds"].flatMap(Self.parseBounds)
     zoomRange = try Self.zoomRange(metadata: metadata, file: file)
-    tileSize = try Self.tileSize(metadata: metadata, file: file, zoomRange: zoomRange, path: path)
+    tileSize = try Self.tileSize(
+      metadata: metadata, file: file, zoomRange: zoomRange, path: path, vector: content == .vector)
   }
 
   /// The tile's bytes. A tile larger than `TileLimits.maximumTileBytes` is not read: it throws
@@ -124,9 +128,9 @@ public final class MBTilesSource: TileSource {
 
   /// Tile size from a `tilesize` metadata entry (not in the MBTiles spec, but some tools write it), which
   /// must be a whole number in `TileLimits.tileSizes`; else from the PNG header of one of the first tiles
-  /// at the lowest zoom (a size outside the limits is passed over); 256 when neither says.
+  /// at the lowest zoom (a size outside the limits is passed over); 256 when neither says (512 for vector tiles).
   private static func tileSize(
-    metadata: [String: String], file: SQLiteFile, zoomRange: ClosedRange<Int>, path: String
+    metadata: [String: String], file: SQLiteFile, zoomRange: ClosedRange<Int>, path: String, vector: Bool
   ) throws -> Int {
     if let (name, value) = metadata.first(where: { ["tilesize", "tile_size"].contains($0.key.lowercased()) })
     {
@@ -138,6 +142,8 @@ public final class MBTilesSource: TileSource {
       }
       return size
     }
+    // Vector tiles are made to be drawn 512 points wide (the size MapLibre styles count zooms in).
+    if vector { return 512 }
     // Only the headers are read, and only of tiles small enough to be read at all: a few at the lowest
     // zoom, else a few anywhere.
     let small = "length(tile_data) <= \(TileLimits.maximumTileBytes)"

@@ -3,10 +3,12 @@ import Foundation
 import ImageCodecs
 import MapMath
 
-/// Tiles in a folder as `{z}/{x}/{y}.png` (or `.jpg`, `.jpeg`, `.webp`), the layout of a tile cache.
+/// Tiles in a folder as `{z}/{x}/{y}.png` (or `.jpg`, `.jpeg`, `.webp`), the layout of a tile cache, or
+/// vector tiles as `{z}/{x}/{y}.pbf` (or `.mvt`).
 ///
 /// An optional `metadata.json` beside the zoom folders may give `attribution`, `minzoom`, `maxzoom`,
-/// `tileSize` (numbers or numeric strings) and `"scheme": "tms"` for folders with TMS rows.
+/// `tileSize` (numbers or numeric strings), `format` (`png`, `pbf`, …) and `"scheme": "tms"` for folders
+/// with TMS rows. Without a `format`, the first tile files found say whether the folder holds vector tiles.
 public struct DirectoryTileSource: TileSource {
   /// The folder as given.
   public let path: String
@@ -15,9 +17,12 @@ public struct DirectoryTileSource: TileSource {
   public let tileSize: Int
   /// True when the rows are numbered from the south (`"scheme": "tms"` in the metadata).
   public let usesTMSRows: Bool
+  public let content: TileContent
 
-  /// File extensions tried for each tile, in order.
+  /// File extensions of image tiles, tried for each tile in order.
   public static let tileExtensions = ["png", "jpg", "jpeg", "webp"]
+  /// File extensions of vector tiles, tried for each tile in order.
+  public static let vectorTileExtensions = ["pbf", "mvt"]
 
   public var description: String { path }
   public var cacheIdentity: String { "directory:" + URL(fileURLWithPath: path).standardizedFileURL.path }
@@ -40,9 +45,12 @@ public struct DirectoryTileSource: TileSource {
     attribution = metadata.string("attribution").flatMap(plainAttribution)
     zoomRange = min(max(low, 0), 30)...min(max(high, low, 0), 30)
     usesTMSRows = metadata.string("scheme")?.lowercased() == "tms"
+    content =
+      try TileContent.named(metadata.string("format"), source: path)
+      ?? (Self.holdsVectorTiles(folder: path, zooms: present.sorted()) ? .vector : .raster)
     tileSize =
       try metadata.tileSize(source: path)
-      ?? Self.sampleTileSize(folder: path, zooms: present.sorted()) ?? 256
+      ?? (content == .vector ? 512 : Self.sampleTileSize(folder: path, zooms: present.sorted()) ?? 256)
   }
 
   /// The tile's bytes. A tile whose file is not a regular file, or is larger than
@@ -51,7 +59,7 @@ public struct DirectoryTileSource: TileSource {
   public func tileData(_ id: TileID) throws -> Data? {
     let row = usesTMSRows ? id.tmsRow : id.y
     let stem = "\(path)/\(id.z)/\(id.x)/\(row)."
-    for fileExtension in Self.tileExtensions {
+    for fileExtension in content == .vector ? Self.vectorTileExtensions : Self.tileExtensions {
       let file = stem + fileExtension
       do throws(RegularFileError) {
         guard let data = try RegularFile.read(file, limit: TileLimits.maximumTileBytes) else { continue }
@@ -79,6 +87,21 @@ public struct DirectoryTileSource: TileSource {
       }
       return zoom
     }
+  }
+
+  /// Whether the first tile file found (lowest zoom, first column) is a vector tile (`.pbf`, `.mvt`).
+  private static func holdsVectorTiles(folder: String, zooms: [Int]) -> Bool {
+    let files = FileManager.default
+    for zoom in zooms {
+      let zoomFolder = "\(folder)/\(zoom)"
+      for column in ((try? files.contentsOfDirectory(atPath: zoomFolder)) ?? []).sorted() {
+        let names = ((try? files.contentsOfDirectory(atPath: "\(zoomFolder)/\(column)")) ?? []).sorted()
+        guard let name = names.first(where: { $0.contains(".") }) else { continue }
+        let fileExtension = String(name[name.index(after: name.lastIndex(of: ".")!)...]).lowercased()
+        return vectorTileExtensions.contains(fileExtension)
+      }
+    }
+    return false
   }
 
   /// The size in the header of the first of a few PNG tiles, at the lowest zooms, whose header gives a

@@ -12,17 +12,10 @@ import SQLite
 public func openTileCache(at path: String, for description: TileCacheDescription) throws
   -> any TileCacheStore
 {
-  var isDirectory: ObjCBool = false
-  let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-  if path.lowercased().hasSuffix(".mbtiles") {
-    return try MBTilesTileCache(path: path, description: description)
+  switch try TileStorage.kind(ofCache: path) {
+  case .mbtiles: return try MBTilesTileCache(path: path, description: description)
+  case .folder, .pmtiles: return try DirectoryTileCache(path: path, description: description)
   }
-  if exists && !isDirectory.boolValue {
-    // `openTileSource` reads an SQLite file of any name as MBTiles; a cache does the same.
-    guard SQLiteFile.hasHeader(path: path) else { throw TileCacheError.notAFolder(path) }
-    return try MBTilesTileCache(path: path, description: description)
-  }
-  return try DirectoryTileCache(path: path, description: description)
 }
 
 /// File helpers the two caches share.
