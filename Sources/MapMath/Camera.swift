@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What a finished map shows: a centre, a zoom (possibly fractional), an image size in points and a scale.
 ///
 /// Pixel conventions are DESIGN.md §3: the image is `size × scale` pixels, (0, 0) is its top-left corner.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Something drawn at a place: a rectangle in points relative to the place's own pixel (a pin, a callout).
 public struct OverlayExtent: Hashable, Sendable {
   public var anchor: Coordinate

@@ -1,10 +1,11 @@
 // The C math library is the only thing MapMath takes from outside the standard library (no Foundation).
+// Imported, not re-exported: a client of MapMath imports what it uses itself.
 #if canImport(Glibc)
-  @_exported import Glibc
+  import Glibc
 #elseif canImport(Musl)
-  @_exported import Musl
+  import Musl
 #elseif canImport(Darwin)
-  @_exported import Darwin
+  import Darwin
 #endif
 
 /// `value` as a whole number inside `range`: clamped to it, and its lower bound for NaN. `Int(_:)` traps on

@@ -1,6 +1,14 @@
 import JSON
 import MapMath
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What was drawn and where, in image pixels (scale applied): the layout JSON of DESIGN.md §4.
 public struct MapLayout: Hashable, Sendable {
   public var width: Int

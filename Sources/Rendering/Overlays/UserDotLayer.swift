@@ -1,6 +1,14 @@
 import CCairo
 import MapMath
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The user's position, as MapKit draws it: a blue dot in a white ring with a soft shadow, and a translucent
 /// accuracy circle when the accuracy is known.
 struct UserDotLayer {
