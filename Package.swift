@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules follow DESIGN.md §1: each may import only those listed before it.
+// Modules follow ARCHITECTURE.md §1: each may import only those listed before it, as its row there says.
 let package = Package(
   name: "mymap",
   products: [

@@ -8,7 +8,7 @@
 
 /// What a finished map shows: a centre, a zoom (possibly fractional), an image size in points and a scale.
 ///
-/// Pixel conventions are DESIGN.md §3: the image is `size × scale` pixels, (0, 0) is its top-left corner.
+/// Pixel conventions are ARCHITECTURE.md §3: the image is `size × scale` pixels, (0, 0) is its top-left corner.
 public struct Camera: Hashable, Sendable {
   public var center: Coordinate
   public var zoom: Double
@@ -42,7 +42,7 @@ public struct Camera: Hashable, Sendable {
       y: pixelSize.height / 2 + (p.y - c.y) * worldPixels)
   }
 
-  /// The pixel of a coordinate (DESIGN.md §3).
+  /// The pixel of a coordinate (ARCHITECTURE.md §3).
   public func pixel(for coordinate: Coordinate) -> PixelPoint {
     pixel(for: WebMercator.project(coordinate))
   }

@@ -17,7 +17,7 @@ public struct WorldPoint: Hashable, Sendable {
   }
 }
 
-/// Web Mercator (EPSG:3857) projection, DESIGN.md §3.
+/// Web Mercator (EPSG:3857) projection, ARCHITECTURE.md §3.
 public enum WebMercator {
   /// Latitudes beyond this are clamped: the square world of 256-pixel tiles ends here.
   public static let maxLatitude = 85.051_128_779_806_59

@@ -3,7 +3,7 @@ import JSON
 
 /// The locations file formats mymap reads and writes. The raw value is the usual file extension.
 public enum LocationsFormat: String, Sendable, CaseIterable {
-  /// mymap's own exchange format (DESIGN.md §4).
+  /// mymap's own exchange format (ARCHITECTURE.md §5).
   case mymapJSON = "json"
   /// A GeoJSON FeatureCollection or Feature of points.
   case geoJSON = "geojson"

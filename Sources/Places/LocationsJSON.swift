@@ -1,7 +1,7 @@
 import JSON
 import MapMath
 
-/// mymap's own exchange format (DESIGN.md §4): an object with an optional `user` and a `locations` array.
+/// mymap's own exchange format (ARCHITECTURE.md §5): an object with an optional `user` and a `locations` array.
 enum LocationsJSON {
   static func decode(_ document: JSONValue, file: String) throws(LocationsFileError) -> LocationSet {
     guard let top = RecordFields(document) else {
@@ -58,7 +58,7 @@ enum LocationsJSON {
     return UserPosition(coordinate: .init(latitude: latitude, longitude: longitude), accuracy: accuracy)
   }
 
-  /// The file's JSON, members in DESIGN.md's order; absent optionals are left out.
+  /// The file's JSON, members in ARCHITECTURE.md's order; absent optionals are left out.
   static func encode(_ set: LocationSet) -> JSONValue {
     var members: [JSONValue.Member] = []
     if let user = set.user {

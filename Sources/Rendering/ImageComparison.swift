@@ -2,7 +2,7 @@ import Foundation
 import ImageCodecs
 import Tiles
 
-/// How different two images may be and still count as the same (DESIGN.md §6: golden images are compared as
+/// How different two images may be and still count as the same (ARCHITECTURE.md §7: golden images are compared as
 /// decoded pixels with two tolerances, never as file bytes).
 public struct ImageTolerance: Hashable, Sendable {
   /// The largest colour distance at which a pixel still counts as unchanged, 0…255.

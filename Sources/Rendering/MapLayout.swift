@@ -9,7 +9,7 @@ import MapMath
   import Darwin
 #endif
 
-/// What was drawn and where, in image pixels (scale applied): the layout JSON of DESIGN.md §4.
+/// What was drawn and where, in image pixels (scale applied): the layout JSON of ARCHITECTURE.md §4.
 public struct MapLayout: Hashable, Sendable {
   public var width: Int
   public var height: Int

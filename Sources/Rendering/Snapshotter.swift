@@ -2,7 +2,7 @@ import Foundation
 import MapMath
 import Tiles
 
-/// The rendering facade: a request in, a finished image and its layout out (DESIGN.md §2).
+/// The rendering facade: a request in, a finished image and its layout out (ARCHITECTURE.md §2).
 ///
 /// A render is a short pipeline of stages over the map's overlays (`MapOverlay`): measure (the overlays
 /// are made and their text measured) → fit (`CameraFit`) → place (`OverlayPlacement`, then the basemap

@@ -1,4 +1,4 @@
-/// How a map looks: colours, sizes and fonts of everything drawn (DESIGN.md §5).
+/// How a map looks: colours, sizes and fonts of everything drawn (ARCHITECTURE.md §5).
 ///
 /// Every field has a default, so a style file may override just one thing. `Style.standard` is the seed's
 /// look: green pins and white callouts.

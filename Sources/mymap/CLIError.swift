@@ -1,4 +1,4 @@
-/// A failure of one command, with the exit code DESIGN.md §4 gives it. The message is one line.
+/// A failure of one command, with the exit code ARCHITECTURE.md §4 gives it. The message is one line.
 enum CLIError: Error {
   /// Exit 2: an unknown flag, a bad value, a missing argument.
   case usage(String)

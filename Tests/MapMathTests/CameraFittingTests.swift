@@ -4,7 +4,7 @@ import XCTest
 
 /// `Camera.fitting`: the region and every pin and callout inside the image minus padding, at the largest zoom.
 ///
-/// Everything is checked from the outside: the fitted camera projects each overlay with `pixel(for:)` (DESIGN.md
+/// Everything is checked from the outside: the fitted camera projects each overlay with `pixel(for:)` (ARCHITECTURE.md
 /// §3) and the test measures where the rectangles land.
 final class CameraFittingTests: XCTestCase {
   /// A pin: 16 × 40 points standing on its anchor (the seed's pin image is about this size).

@@ -1,7 +1,7 @@
 import MapMath
 import XCTest
 
-/// The pixel contract of DESIGN.md §3 and the tiles a camera needs.
+/// The pixel contract of ARCHITECTURE.md §3 and the tiles a camera needs.
 final class CameraTests: XCTestCase {
   private let parisCamera = Camera(
     center: Sample.paris, zoom: 13, size: PixelSize(width: 400, height: 300), scale: 2)

@@ -4,7 +4,7 @@ import XCTest
 /// Web Mercator both ways, against reference values.
 ///
 /// Where the numbers come from: mercantile 1.2.1 (Mapbox's Python tile library), `mercantile.xy(lon, lat)`
-/// for metres, and the DESIGN.md §3 formulas evaluated in CPython 3.11 (`math.log`, `math.tan`) for the
+/// for metres, and the ARCHITECTURE.md §3 formulas evaluated in CPython 3.11 (`math.log`, `math.tan`) for the
 /// world coordinates. The two agree to 1 ulp; `X = xMetres / (2π·6378137) + 0.5`, `Y = 0.5 − yMetres / (2π·6378137)`.
 final class WebMercatorTests: XCTestCase {
   private struct Reference {

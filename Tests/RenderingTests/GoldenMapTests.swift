@@ -6,7 +6,7 @@ import TestSupport
 import Tiles
 import XCTest
 
-/// Golden images of whole maps (DESIGN.md §6): rendered from the committed fixture tiles and compared as
+/// Golden images of whole maps (ARCHITECTURE.md §7): rendered from the committed fixture tiles and compared as
 /// decoded pixels with tolerances. `MYMAP_RECORD_GOLDENS=1 swift test --filter GoldenMapTests` re-records
 /// them; look at every re-recorded image before committing it.
 final class GoldenMapTests: XCTestCase {

@@ -118,7 +118,7 @@ final class MapLayoutTests: XCTestCase {
         """), text)
   }
 
-  // MARK: DESIGN.md §4's keys and values
+  // MARK: ARCHITECTURE.md §4's keys and values
 
   func testTheKeysOfDesignSection4() throws {
     let callout = PixelRect(x: 700, y: 480, width: 200, height: 56)
@@ -126,7 +126,7 @@ final class MapLayoutTests: XCTestCase {
       coordinate: Coordinate(latitude: 37.3318, longitude: -122.0312), point: PixelPoint(x: 10, y: 20))
     let root = try parse(
       layout(annotations: [annotation(subtitle: "Landmark", callout: callout)], user: user).json)
-    // DESIGN.md §4 lists these; `droppedCallouts` is mymap's addition.
+    // ARCHITECTURE.md §4 lists these; `droppedCallouts` is mymap's addition.
     XCTAssertEqual(
       Set(root.keys),
       [

@@ -64,7 +64,7 @@ enum RenderKit {
       height: head.height * scale)
   }
 
-  /// DESIGN.md §3, written out independently of `Camera.pixel(for:)`.
+  /// ARCHITECTURE.md §3, written out independently of `Camera.pixel(for:)`.
   static func designPixel(of coordinate: Coordinate, camera: Camera) -> PixelPoint {
     func world(_ c: Coordinate) -> (x: Double, y: Double) {
       let latitude = min(max(c.latitude, -85.051_128_78), 85.051_128_78) * .pi / 180

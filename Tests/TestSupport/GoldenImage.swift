@@ -4,7 +4,7 @@ import Rendering
 import Tiles
 import XCTest
 
-/// Golden-image checks (DESIGN.md §6): a rendered PNG is compared as decoded pixels, with tolerances, against
+/// Golden-image checks (ARCHITECTURE.md §7): a rendered PNG is compared as decoded pixels, with tolerances, against
 /// `Tests/RenderingTests/Goldens/<name>.png`.
 ///
 /// - A missing golden is written from the actual image and the test fails, saying so: a new golden must be
