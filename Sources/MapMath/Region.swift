@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A map region: a centre and the degrees of latitude and longitude it spans (MapKit's coordinate region).
 public struct Region: Hashable, Sendable {
   public var center: Coordinate

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A position in Web Mercator world space: `x` and `y` in [0, 1] for the whole world, y grows southwards.
 ///
 /// `x` may leave [0, 1] when a point is unwrapped into a neighbouring world copy (for the short way across
