@@ -12,9 +12,10 @@ enum RenderCommand {
     "render", abstract: "Draw saved places on a map and write it as PNG, SVG or PDF.",
     discussion: """
       The map is fitted to the places (the seed's region rules, the short way across the 180° meridian) \
-      so that every pin and callout is inside the image. Exit codes: 0 done, 2 bad usage, 3 bad input \
-      data (locations, style, tile source), 4 the map could not be completed (tiles missing with \
-      --offline), 130 stopped with Ctrl-C while fetching tiles, 1 anything else.
+      so that every pin and callout is inside the image. Exit codes: 0 done, 2 bad usage (also an \
+      output that names an input, such as --out naming the store), 3 bad input data (places, store file, \
+      style, tile source), 4 the map could not be completed (tiles missing or unusable with --offline), \
+      130 stopped with Ctrl-C while fetching tiles, 1 anything else.
       """,
     options: [
       .value(
