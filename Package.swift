@@ -34,7 +34,9 @@ let package = Package(
     .target(name: "MapStyle", dependencies: ["JSON"]),
     .target(name: "Places", dependencies: ["JSON", "MapMath", "CSQLite"]),
     .target(name: "Tiles", dependencies: ["JSON", "MapMath", "Gzip", "CSQLite", "CPNG", "CJPEG", "CWebP"]),
-    .target(name: "Rendering", dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG"]),
+    .target(
+      name: "Rendering",
+      dependencies: ["JSON", "MapMath", "Tiles", "CCairo", "CPNG", "VectorTiles", "MapStyle", "Gzip"]),
     .executableTarget(name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "Tiles", "Rendering"]),
     .executableTarget(name: "basemap-builder", dependencies: ["Tiles", "MapMath", "CSQLite"]),
@@ -47,7 +49,9 @@ let package = Package(
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "TestSupport"]),
     .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
     .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Gzip", "TestSupport"]),
-    .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Places", "TestSupport"], exclude: ["Goldens"]),
+    .testTarget(
+      name: "RenderingTests", dependencies: ["Rendering", "Places", "TestSupport", "MapStyle", "VectorTiles"],
+      exclude: ["Goldens"]),
     .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
   ]
 )

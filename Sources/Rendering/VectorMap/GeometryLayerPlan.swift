@@ -1,0 +1,176 @@
+import CCairo
+import MapMath
+import MapStyle
+import VectorTiles
+
+/// Which feature of which tile: two 32-bit indices, so that a layer's plan stays small.
+struct FeatureSlot {
+  let tile: Int32
+  let feature: Int32
+}
+
+/// Features grouped by equal paint, groups in the order their first feature came: each group becomes
+/// one Cairo path and one fill or stroke, so tens of thousands of features cost a few Cairo calls.
+struct PaintGroups<Paint: Hashable> {
+  private(set) var paints: [Paint] = []
+  private(set) var members: [[FeatureSlot]] = []
+  private var indexByPaint: [Paint: Int] = [:]
+
+  mutating func add(_ slot: FeatureSlot, paint: Paint) {
+    if let index = indexByPaint[paint] {
+      members[index].append(slot)
+    } else {
+      indexByPaint[paint] = paints.count
+      paints.append(paint)
+      members.append([slot])
+    }
+  }
+
+  var isEmpty: Bool { paints.isEmpty }
+}
+
+/// The features one fill or line layer draws, from every tile, grouped by paint.
+struct GeometryLayerPlan {
+  enum Groups {
+    case fill(PaintGroups<FillPaint>)
+    case line(PaintGroups<LinePaint>)
+  }
+
+  let layerID: String
+  /// The tile layers the slots point into, by tile index (nil where a tile lacks the layer).
+  let sources: [FeatureLayer?]
+  let groups: Groups
+
+  /// Evaluates the layer's filter and paint on every feature of its source layer.
+  init?(layer: StyleLayer, sources: [FeatureLayer?], zoom: Double) {
+    layerID = layer.id
+    self.sources = sources
+    switch layer.kind {
+    case .fill(let style):
+      let painter = FillPainter(style, zoom: zoom)
+      var groups = PaintGroups<FillPaint>()
+      Self.forEachFeature(of: layer, in: sources, zoom: zoom, types: [.polygon]) { slot, feature in
+        if let paint = painter.paint(for: feature) { groups.add(slot, paint: paint) }
+      }
+      guard !groups.isEmpty else { return nil }
+      self.groups = .fill(groups)
+    case .line(let style):
+      let painter = LinePainter(style, zoom: zoom)
+      var groups = PaintGroups<LinePaint>()
+      Self.forEachFeature(of: layer, in: sources, zoom: zoom, types: [.lineString, .polygon]) {
+        slot, feature in
+        if let paint = painter.paint(for: feature) { groups.add(slot, paint: paint) }
+      }
+      guard !groups.isEmpty else { return nil }
+      self.groups = .line(groups)
+    default:
+      return nil
+    }
+  }
+
+  /// Calls `body` for each feature of the given geometry types that passes the layer's filter.
+  static func forEachFeature(
+    of layer: StyleLayer, in sources: [FeatureLayer?], zoom: Double, types: Set<VectorTileGeometryType>,
+    _ body: (FeatureSlot, MapFeature) -> Void
+  ) {
+    for source in sources {
+      guard let source else { continue }
+      for (index, feature) in source.layer.features.enumerated() where types.contains(feature.type) {
+        let handle = MapFeature(source: source, index: index)
+        guard layer.matches(handle, atZoom: zoom) else { continue }
+        body(FeatureSlot(tile: Int32(source.tileIndex), feature: Int32(index)), handle)
+      }
+    }
+  }
+
+  /// Paints the layer. `tiles` give each tile's square; `view` is the image in points.
+  func draw(on canvas: Canvas, tiles: [MapTile], view: PixelRect) {
+    let cr = canvas.context
+    let step = 0.25 / canvas.scale
+    switch groups {
+    case .fill(let groups):
+      cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+      let margin = 4.0
+      for (paint, members) in zip(groups.paints, groups.members) {
+        cairo_new_path(cr)
+        forEachPath(members, tiles, view.insetBy(dx: -margin, dy: -margin), step) { path, geometry in
+          path.addPolygon(geometry, to: cr)
+        }
+        if paint.color.alpha > 0 {
+          canvas.drawing.setColor(paint.color)
+          cairo_fill(cr)
+        }
+        cairo_new_path(cr)
+        guard let outline = paint.outline, outline.alpha > 0 else { continue }
+        // One image pixel wide, as MapLibre draws fill outlines.
+        forEachPath(members, tiles, view.insetBy(dx: -margin, dy: -margin), step) { path, geometry in
+          path.addLines(geometry, to: cr)
+        }
+        canvas.drawing.setColor(outline)
+        cairo_set_line_width(cr, 1 / canvas.scale)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+        cairo_stroke(cr)
+      }
+    case .line(let groups):
+      for (paint, members) in zip(groups.paints, groups.members) {
+        let reach = (paint.gap + 2 * paint.width) * max(paint.miterLimit, 1)
+        let clip = view.insetBy(dx: -(16 + reach), dy: -(16 + reach))
+        cairo_new_path(cr)
+        if paint.gap > 0 {
+          let offset = (paint.gap + paint.width) / 2
+          forEachPath(members, tiles, clip, step) { path, geometry in
+            for line in path.lines(geometry) {
+              for side in [offset, -offset] {
+                LineOffset.add(LineOffset.offset(line, by: side), to: cr)
+              }
+            }
+          }
+        } else {
+          forEachPath(members, tiles, clip, step) { path, geometry in path.addLines(geometry, to: cr) }
+        }
+        stroke(paint, canvas)
+      }
+    }
+  }
+
+  private func stroke(_ paint: LinePaint, _ canvas: Canvas) {
+    let cr = canvas.context
+    canvas.drawing.setColor(paint.color)
+    cairo_set_line_width(cr, paint.width)
+    switch paint.cap {
+    case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+    case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+    case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
+    }
+    switch paint.join {
+    case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
+    case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    case .miter: cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+    }
+    cairo_set_miter_limit(cr, max(paint.miterLimit, 1))
+    if let dashes = paint.dashes {
+      cairo_set_dash(cr, dashes, Int32(dashes.count), 0)
+    }
+    cairo_stroke(cr)
+    if paint.dashes != nil { cairo_set_dash(cr, nil, 0, 0) }
+  }
+
+  /// Calls `body` with each member's geometry and the tile path that projects it.
+  private func forEachPath(
+    _ members: [FeatureSlot], _ tiles: [MapTile], _ view: PixelRect, _ step: Double,
+    _ body: (TilePath, VectorTileGeometry) -> Void
+  ) {
+    var currentTile = -1
+    var path: TilePath?
+    for slot in members {
+      let tileIndex = Int(slot.tile)
+      guard let source = sources[tileIndex] else { continue }
+      if tileIndex != currentTile || path == nil {
+        currentTile = tileIndex
+        path = TilePath(tileRect: tiles[tileIndex].rect, extent: source.layer.extent, view: view, step: step)
+      }
+      if let path { body(path, source.layer.features[Int(slot.feature)].geometry) }
+    }
+  }
+}
