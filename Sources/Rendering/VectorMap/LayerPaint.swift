@@ -10,7 +10,7 @@ extension Color {
 /// How the features of one fill group are painted; features with equal paint share one path.
 struct FillPaint: Hashable {
   var color: Color
-  /// A one-pixel outline, when the style sets `fill-outline-color` (opacity folded in).
+  /// The one-pixel line along the edge of an antialiased fill (opacity folded in).
   var outline: Color?
 }
 
@@ -42,15 +42,21 @@ struct FillPainter {
     antialias = style.antialias.resolved(atZoom: zoom)
   }
 
+  /// Whether any property reads feature ids (so features with equal tags may differ).
+  var readsFeatureID: Bool {
+    color.readsFeatureID || opacity.readsFeatureID || outline.readsFeatureID || antialias.readsFeatureID
+  }
+
   /// The paint for one feature; nil when it is invisible.
   func paint(for feature: MapFeature) -> FillPaint? {
     let opacity = opacity.value(for: feature)
     let fill = Color(color.value(for: feature), opacity: opacity)
-    // MapLibre outlines only antialiased fills, in the outline colour when one is set (otherwise the
-    // outline is the fill's own edge, which Cairo antialiases anyway).
+    // MapLibre draws an antialiased fill's edge as a line two pixels wide fading out from the edge, in
+    // the outline colour or else the fill colour (so its fills reach half a pixel further than an exact
+    // edge): a one-pixel stroke along the edge looks the same.
     var outlineColor: Color?
-    if antialias.value(for: feature), let outline = outline.value(for: feature) {
-      outlineColor = Color(outline, opacity: opacity)
+    if antialias.value(for: feature) {
+      outlineColor = outline.value(for: feature).map { Color($0, opacity: opacity) } ?? fill
     }
     guard fill.alpha > 0 || (outlineColor?.alpha ?? 0) > 0 else { return nil }
     return FillPaint(color: fill, outline: outlineColor)
@@ -86,6 +92,14 @@ struct LinePainter {
     cap = style.cap.resolved(atZoom: zoom)
     join = style.join.resolved(atZoom: zoom)
     miterLimit = style.miterLimit.resolved(atZoom: zoom)
+  }
+
+  /// Whether any property reads feature ids (so features with equal tags may differ).
+  var readsFeatureID: Bool {
+    [
+      color.readsFeatureID, opacity.readsFeatureID, width.readsFeatureID, gap.readsFeatureID,
+      dashes.readsFeatureID, cap.readsFeatureID, join.readsFeatureID, miterLimit.readsFeatureID,
+    ].contains(true)
   }
 
   /// The paint for one feature; nil when it is invisible.

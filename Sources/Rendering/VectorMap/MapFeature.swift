@@ -11,6 +11,29 @@ final class FeatureLayer {
     self.layer = layer
     self.tileIndex = tileIndex
   }
+
+  /// For each feature, the number of its kind: features of one kind have the same geometry type and
+  /// tags, so a style (unless it reads ids) treats them alike. Worked out once, on first use.
+  private(set) lazy var kinds: (ofFeature: [Int32], count: Int) = {
+    struct Kind: Hashable {
+      let type: VectorTileGeometryType
+      let tags: ArraySlice<UInt32>
+    }
+    var numbers: [Kind: Int32] = [:]
+    var kinds: [Int32] = []
+    kinds.reserveCapacity(layer.features.count)
+    for feature in layer.features {
+      let kind = Kind(type: feature.type, tags: feature.tags)
+      if let number = numbers[kind] {
+        kinds.append(number)
+      } else {
+        let number = Int32(numbers.count)
+        numbers[kind] = number
+        kinds.append(number)
+      }
+    }
+    return (kinds, numbers.count)
+  }()
 }
 
 /// A feature as the style sees it: a layer and an index, small enough that evaluating a style

@@ -32,16 +32,14 @@ enum MapLabelCandidates {
     var lineOrder: [String] = []
     var lineGroups: [String: (candidate: MapLabelCandidate, pieces: [[PixelPoint]])] = [:]
     var order = 0
-    GeometryLayerPlan.forEachFeature(
-      of: layer, in: sources, zoom: zoom, types: [.point, .lineString, .polygon]
-    ) { slot, feature in
-      guard let text = style.text(for: feature), let labelStyle = style.style(for: feature) else { return }
+    func collect(_ slot: FeatureSlot, _ feature: MapFeature, _ styled: (LabelStyle, Double)) {
+      guard let text = style.text(for: feature) else { return }
+      let (labelStyle, sortKey) = styled
       order += 1
       let tile = tiles[Int(slot.tile)]
       let extent = feature.source.layer.extent
       let path = TilePath(tileRect: tile.rect, extent: extent, view: view, step: 0)
       let geometry = feature.feature.geometry
-      let sortKey = style.sortKey.value(for: feature) ?? 0
       switch labelStyle.placement {
       case .point:
         for anchor in anchors(of: geometry, extent: extent) {
@@ -71,6 +69,11 @@ enum MapLabelCandidates {
         }
       }
     }
+    StyledFeatures.forEach(
+      of: layer, in: sources, zoom: zoom, types: [.point, .lineString, .polygon],
+      readsFeatureID: style.readsFeatureID,
+      style: { feature in style.style(for: feature).map { ($0, style.sortKey.value(for: feature) ?? 0) } },
+      each: collect)
     var result = points
     for text in lineOrder {
       guard let group = lineGroups[text] else { continue }

@@ -84,15 +84,11 @@ final class PointLabelText {
     return PixelRect(x: x, y: y, width: size.width, height: size.height)
   }
 
-  /// Strokes the letters' outlines in the halo colour, the block's top-left at `origin` (points).
-  func drawHalo(at origin: PixelPoint, paint: LabelPaint, on cr: OpaquePointer) {
-    cairo_new_path(cr)
+  /// Adds the letters' outlines to the current path (for the halo), the block's top-left at `origin`.
+  func addPath(at origin: PixelPoint, to cr: OpaquePointer) {
     cairo_move_to(cr, origin.x + offset.x, origin.y + offset.y)
     pango_cairo_update_layout(cr, layout)
     pango_cairo_layout_path(cr, layout)
-    cairo_set_source_rgba(cr, paint.halo.red, paint.halo.green, paint.halo.blue, paint.halo.alpha)
-    cairo_set_line_width(cr, 2 * paint.haloWidth)
-    cairo_stroke(cr)
   }
 
   /// Draws the letters in the current source colour, the block's top-left at `origin` (points).

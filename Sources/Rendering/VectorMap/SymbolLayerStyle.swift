@@ -90,6 +90,19 @@ struct SymbolLayerStyle {
     self.fontFallback = fontFallback
   }
 
+  /// Whether any property but the text reads feature ids (so features with equal tags may differ).
+  var readsFeatureID: Bool {
+    let properties: [Bool] = [
+      placement.readsFeatureID, spacing.readsFeatureID, sortKey.readsFeatureID, textFont.readsFeatureID,
+      textSize.readsFeatureID, maxWidth.readsFeatureID, lineHeight.readsFeatureID,
+      letterSpacing.readsFeatureID, justify.readsFeatureID, anchor.readsFeatureID, maxAngle.readsFeatureID,
+      padding.readsFeatureID, transform.readsFeatureID, offset.readsFeatureID, allowOverlap.readsFeatureID,
+      ignorePlacement.readsFeatureID, color.readsFeatureID, haloColor.readsFeatureID,
+      haloWidth.readsFeatureID, opacity.readsFeatureID,
+    ]
+    return properties.contains(true)
+  }
+
   /// The feature's label text: trimmed (a `concat` with an empty part can leave a newline at an end)
   /// and transformed; nil when nothing is left.
   func text(for feature: MapFeature) -> String? {
