@@ -121,6 +121,9 @@ struct GeometryLayerPlan {
               }
             }
           }
+        } else if let dashes = paint.dashes {
+          strokeDashed(members, tiles, clip, paint, dashes, canvas)
+          continue
         } else {
           forEachPath(members, tiles, clip, step) { path, geometry in path.addLines(geometry, to: cr) }
         }
@@ -129,7 +132,31 @@ struct GeometryLayerPlan {
     }
   }
 
-  private func stroke(_ paint: LinePaint, _ canvas: Canvas) {
+  /// Dashed lines keep their pattern's phase where a tile's edge cut them: whole lines share one
+  /// stroke, each cut piece gets its own with the pattern moved on.
+  private func strokeDashed(
+    _ members: [FeatureSlot], _ tiles: [MapTile], _ clip: PixelRect, _ paint: LinePaint, _ dashes: [Double],
+    _ canvas: Canvas
+  ) {
+    let cr = canvas.context
+    var cut: [LinePieces.Piece] = []
+    cairo_new_path(cr)
+    forEachPath(members, tiles, clip, 0) { path, geometry in
+      for piece in path.measuredLines(geometry) {
+        if piece.start == 0 { LineOffset.add(piece.points, to: cr) } else { cut.append(piece) }
+      }
+    }
+    // Round and square caps reach half a width past each dash, which MapLibre draws inside it.
+    let shift = paint.cap == .butt ? 0 : -paint.width / 2
+    stroke(paint, canvas, dashOffset: shift)
+    for piece in cut {
+      cairo_new_path(cr)
+      LineOffset.add(piece.points, to: cr)
+      stroke(paint, canvas, dashOffset: piece.start + shift)
+    }
+  }
+
+  private func stroke(_ paint: LinePaint, _ canvas: Canvas, dashOffset: Double = 0) {
     let cr = canvas.context
     canvas.drawing.setColor(paint.color)
     cairo_set_line_width(cr, paint.width)
@@ -145,7 +172,7 @@ struct GeometryLayerPlan {
     }
     cairo_set_miter_limit(cr, max(paint.miterLimit, 1))
     if let dashes = paint.dashes {
-      cairo_set_dash(cr, dashes, Int32(dashes.count), 0)
+      cairo_set_dash(cr, dashes, Int32(dashes.count), dashOffset)
     }
     cairo_stroke(cr)
     if paint.dashes != nil { cairo_set_dash(cr, nil, 0, 0) }

@@ -88,6 +88,19 @@ struct TilePath {
     }
   }
 
+  /// The feature's lines (a polygon's rings closed into lines) in points, cut at the clip rectangle,
+  /// each piece with its distance from its line's start (for dashes).
+  func measuredLines(_ geometry: VectorTileGeometry) -> [LinePieces.Piece] {
+    var result: [LinePieces.Piece] = []
+    for part in geometry.parts where part.count >= 2 {
+      guard Self.overlaps(bounds(part), clip) else { continue }
+      var points = part.map(point)
+      if geometry.type == .polygon, let first = points.first { points.append(first) }
+      result += LinePieces.clip(points, to: clip)
+    }
+    return result
+  }
+
   /// The feature's lines in points, cut at the clip rectangle (for line labels).
   func lines(_ geometry: VectorTileGeometry) -> [[PixelPoint]] {
     var result: [[PixelPoint]] = []
