@@ -27,6 +27,8 @@ struct PlacedMapLabel {
 /// enough (`text-max-angle` between neighbouring letters), every `symbol-spacing` points along the street
 /// at most, and never within twice that of a label of the same text.
 enum LabelPlacement {
+  /// Point labels of the same text are this far apart at least, in points.
+  static let pointRepeatDistance = 250.0
   /// Line label positions tried per street at most.
   static let maximumTriesPerLine = 24
 
@@ -84,8 +86,10 @@ private struct LayerPlacer {
     _ candidate: MapLabelCandidate, at anchor: PixelPoint, _ collision: inout LabelCollision, owner: Int
   ) -> PlacedMapLabel? {
     let style = candidate.style
-    // A point already covered by a label cannot take one centred on it: skip measuring.
-    guard collision.bounds.contains(anchor) else { return nil }
+    // A place mapped twice (a building and its entrance, a park's polygon and point) is named once.
+    guard collision.bounds.contains(anchor),
+      !collision.repeats(candidate.text, near: anchor, within: LabelPlacement.pointRepeatDistance)
+    else { return nil }
     let key = PointKey(text: candidate.text, style: style)
     let text =
       pointTexts[key]
@@ -99,8 +103,7 @@ private struct LayerPlacer {
       at: PixelPoint(x: anchor.x + style.offsetX, y: anchor.y + style.offsetY))
     guard collision.fits([rect], padding: style.padding, allowOverlap: style.allowOverlap) else { return nil }
     collision.insert(
-      [rect], text: candidate.text, center: PixelPoint(x: rect.midX, y: rect.midY),
-      blocks: !style.ignorePlacement, owner: owner)
+      [rect], text: candidate.text, center: anchor, blocks: !style.ignorePlacement, owner: owner)
     return PlacedMapLabel(
       text: candidate.text, rect: rect, boxes: [rect], paint: style.paint,
       drawing: .point(text, origin: PixelPoint(x: rect.minX, y: rect.minY)))

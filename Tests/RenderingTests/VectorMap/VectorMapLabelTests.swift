@@ -84,6 +84,26 @@ final class VectorMapLabelTests: XCTestCase {
     }
   }
 
+  func testPlacesMappedTwiceAreNamedOnce() throws {
+    // Senate Square at zoom 18: the National Library is in the tiles twice (the building and a point).
+    let camera = Camera(
+      center: Coordinate(latitude: 60.16951, longitude: 24.95227), zoom: 18,
+      size: PixelSize(width: 1200, height: 800))
+    let layer = try VectorMapFixtures.render(style: try VectorMapFixtures.style("light"), camera: camera)
+      .layer
+    let points = layer.placedLabels.filter { if case .point = $0.label.drawing { true } else { false } }
+    XCTAssertEqual(points.filter { $0.label.text == "Kansalliskirjasto" }.count, 1)
+    XCTAssertTrue(points.contains { $0.label.text == "Helsingin tuomiokirkko" }, "the cathedral is named")
+    for (index, first) in points.enumerated() {
+      for second in points[(index + 1)...] where first.label.text == second.label.text {
+        let distance = LabelLine.distance(
+          PixelPoint(x: first.label.rect.midX, y: first.label.rect.midY),
+          PixelPoint(x: second.label.rect.midX, y: second.label.rect.midY))
+        XCTAssertGreaterThan(distance, LabelPlacement.pointRepeatDistance - 1, first.label.text)
+      }
+    }
+  }
+
   func testCurvedLabelsBendNoMoreThanTheStyleAllows() throws {
     let (layer, style) = try placed("light")
     let maxAngle = symbolValues(style, zoom: layer.tiling.styleZoom) { $0.textMaxAngle.value(atZoom: $1) }
