@@ -40,12 +40,12 @@ enum LabelPlacement {
     var collision = LabelCollision(size: camera.size, obstacles: obstacles)
     let view = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
     var owner = 0
+    var placer = LayerPlacer(context: measuring.context)
     for (index, (layer, symbol)) in layers.enumerated().reversed() {
       guard let name = layer.sourceLayer else { continue }
       let style = SymbolLayerStyle(symbol, zoom: zoom, fontFallback: fontFallback)
       let candidates = MapLabelCandidates.collect(
         layer, style: style, sources: sources(name), tiles: tiles, view: view, zoom: zoom)
-      var placer = LayerPlacer(context: measuring.context)
       for candidate in candidates {
         owner += 1
         let placed: [PlacedMapLabel]
@@ -62,9 +62,14 @@ enum LabelPlacement {
   }
 }
 
-/// Measures and places one layer's candidates, reusing measured texts.
+/// Measures and places candidates, reusing measured texts, and measuring a bounded number of them: a
+/// tile of a hundred thousand names must not keep Pango busy for minutes.
 private struct LayerPlacer {
+  /// Texts measured per map at most (a dense city centre needs a few hundred).
+  static let maximumMeasuredTexts = 4000
+
   let context: OpaquePointer
+  private var measured = 0
   private var pointTexts: [PointKey: PointLabelText] = [:]
   private var curvedTexts: [CurvedKey: CurvedLabelText] = [:]
 
@@ -91,12 +96,13 @@ private struct LayerPlacer {
       !collision.repeats(candidate.text, near: anchor, within: LabelPlacement.pointRepeatDistance)
     else { return nil }
     let key = PointKey(text: candidate.text, style: style)
+    guard pointTexts[key] != nil || measured < Self.maximumMeasuredTexts else { return nil }
     let text =
       pointTexts[key]
       ?? PointLabelText(
         text: candidate.text, font: style.font, maxWidth: style.maxWidth, lineHeight: style.lineHeight,
         justify: style.justify, anchor: style.anchor, context: context)
-    pointTexts[key] = text
+    if pointTexts.updateValue(text, forKey: key) == nil { measured += 1 }
     guard text.unknownGlyphs == 0, text.size.width > 0 else { return nil }
     let rect = PointLabelText.rect(
       size: text.size, anchor: style.anchor,
@@ -116,8 +122,9 @@ private struct LayerPlacer {
     let style = candidate.style
     let single = candidate.text.split(whereSeparator: \.isNewline).joined(separator: " ")
     let key = CurvedKey(text: single, font: style.font)
+    guard curvedTexts[key] != nil || measured < Self.maximumMeasuredTexts else { return [] }
     let text = curvedTexts[key] ?? CurvedLabelText(text: single, font: style.font, context: context)
-    curvedTexts[key] = text
+    if curvedTexts.updateValue(text, forKey: key) == nil { measured += 1 }
     let length = text.length
     guard text.unknownGlyphs == 0, length > 0, !text.glyphs.isEmpty,
       line.length >= length + 2 * style.padding

@@ -198,6 +198,18 @@ final class VectorMapDrawingTests: XCTestCase {
     }
   }
 
+  func testDeepZoomsAndExtremeScalesDrawWithinCairosRange() throws {
+    let style = try VectorMapFixtures.style("light")
+    let center = Coordinate(latitude: 60.1685, longitude: 24.9450)
+    for (zoom, scale) in [(30.0, 1.0), (24, 4), (16, 0.5), (2, 1)] {
+      let camera = Camera(center: center, zoom: zoom, size: PixelSize(width: 300, height: 200), scale: scale)
+      let (png, layer) = try VectorMapFixtures.render(style: style, camera: camera)
+      let image = try SyntheticMaps.pixels(png)
+      XCTAssertEqual(image.width, Int(300 * scale), "zoom \(zoom)")
+      XCTAssertEqual(layer.warnings, [], "zoom \(zoom)")
+    }
+  }
+
   func testHostileObstaclesAreIgnored() throws {
     let style = try VectorMapFixtures.style("light")
     let obstacles = [
