@@ -479,7 +479,7 @@ enum Clipping {
   }
 
   /// The parameters where the segment a→b enters and leaves `rect`, nil when it misses it.
-  private static func segment(_ a: PixelPoint, _ b: PixelPoint, _ rect: PixelRect) -> (Double, Double)? {
+  static func segment(_ a: PixelPoint, _ b: PixelPoint, _ rect: PixelRect) -> (Double, Double)? {
     var t0 = 0.0
     var t1 = 1.0
     let dx = b.x - a.x

@@ -19,7 +19,7 @@ enum LinePieces {
       let b = line[index]
       let length = LabelLine.distance(a, b)
       defer { travelled += length }
-      guard let (t0, t1) = interval(a, b, rect) else {
+      guard let (t0, t1) = Clipping.segment(a, b, rect) else {
         if let piece = current, piece.points.count >= 2 { pieces.append(piece) }
         current = nil
         continue
@@ -38,30 +38,5 @@ enum LinePieces {
     }
     if let piece = current, piece.points.count >= 2 { pieces.append(piece) }
     return pieces
-  }
-
-  /// Where the segment a→b runs inside `rect`, as parameters 0…1 (Liang–Barsky); nil when it misses.
-  private static func interval(_ a: PixelPoint, _ b: PixelPoint, _ rect: PixelRect) -> (Double, Double)? {
-    var low = 0.0
-    var high = 1.0
-    let dx = b.x - a.x
-    let dy = b.y - a.y
-    for (p, q) in [
-      (-dx, a.x - rect.minX), (dx, rect.maxX - a.x), (-dy, a.y - rect.minY), (dy, rect.maxY - a.y),
-    ] {
-      if p == 0 {
-        if q < 0 { return nil }
-        continue
-      }
-      let t = q / p
-      if p < 0 {
-        if t > high { return nil }
-        low = max(low, t)
-      } else {
-        if t < low { return nil }
-        high = min(high, t)
-      }
-    }
-    return (low, high)
   }
 }

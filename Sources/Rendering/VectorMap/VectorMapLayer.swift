@@ -5,8 +5,7 @@ import VectorTiles
 
 /// A label of a vector map as drawn, for the layout JSON.
 public struct DrawnMapLabel: Hashable, Sendable {
-  /// The text as drawn (trimmed, `text-transform` applied; the lines of a wrapped label joined by
-  /// newlines).
+  /// The text as drawn: trimmed, `text-transform` applied (a point label may wrap it onto lines).
   public var text: String
   /// The style layer that drew it.
   public var layer: String
