@@ -44,7 +44,9 @@ let package = Package(
     .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "ImageCodecs"]),
     // Fetching tiles from tile servers into the caches, politely (FoundationNetworking lives here only).
     .target(name: "TileFetching", dependencies: ["MapMath", "FileSystem", "ImageCodecs", "Tiles"]),
-    .target(name: "Rendering", dependencies: ["JSON", "MapMath", "ImageCodecs", "Tiles", "CCairo"]),
+    .target(
+      name: "Rendering",
+      dependencies: ["JSON", "MapMath", "ImageCodecs", "Tiles", "VectorTiles", "MapStyle", "Gzip", "CCairo"]),
     .executableTarget(
       name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "ImageCodecs", "Tiles", "TileFetching", "Rendering"]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "ImageCodecs", "Tiles", "Rendering"]),
@@ -63,7 +65,8 @@ let package = Package(
     .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
     .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Gzip", "TestSupport"]),
     .testTarget(
-      name: "RenderingTests", dependencies: ["Rendering", "Places", "TileFetching", "TestSupport"], exclude: ["Goldens"]),
+      name: "RenderingTests", dependencies: ["Rendering", "Places", "ImageCodecs", "TileFetching", "MapStyle", "VectorTiles", "TestSupport"],
+      exclude: ["Goldens"]),
     .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
   ]
 )

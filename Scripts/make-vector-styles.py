@@ -112,8 +112,8 @@ MAJOR = ["motorway", "trunk", "primary", "secondary"]
 ROAD_ORDER = ["service", "minor", "tertiary", "secondary", "primary", "trunk", "motorway"]
 
 
-def width_at(stops, zoom):
-    """The width a stop table gives at `zoom`, interpolated the way the style will (base 1.4)."""
+def width_at(stops, zoom, base=1.4):
+    """The width a stop table gives at `zoom`, interpolated the way the style will."""
     zs = sorted(stops)
     if zoom <= zs[0]:
         return stops[zs[0]]
@@ -121,7 +121,7 @@ def width_at(stops, zoom):
         return stops[zs[-1]]
     for a, b in zip(zs, zs[1:]):
         if a <= zoom <= b:
-            t = (1.4 ** (zoom - a) - 1) / (1.4 ** (b - a) - 1)
+            t = (base ** (zoom - a) - 1) / (base ** (b - a) - 1)
             return stops[a] + t * (stops[b] - stops[a])
     raise AssertionError(zoom)
 
@@ -133,10 +133,29 @@ def interpolate(stops, base=1.4):
     return out
 
 
-def casing_width(road_class):
+def casing_stops(road_class):
     stops = ROAD_WIDTHS[road_class]
     zooms = sorted(set(stops) | {z for z in BORDER if z >= min(stops)})
-    return interpolate({z: width_at(stops, z) + 2 * width_at(BORDER, z) for z in zooms})
+    return {z: width_at(stops, z) + 2 * width_at(BORDER, z) for z in zooms}
+
+
+def casing_width(road_class):
+    return interpolate(casing_stops(road_class))
+
+
+def width_by_class(tables, default, default_base=1.4):
+    """A width per road class as one zoom interpolation whose stops each match the class: MapLibre
+    accepts ["zoom"] only as the input of a top-level interpolate or step (a match of interpolations
+    is refused, and maplibre-native then drops the whole layer). Each class's width is exact at every
+    stop of the union and follows its own curve closely between them."""
+    zooms = sorted(set().union(*(set(stops) for stops in tables.values()), set(default)))
+    out = ["interpolate", ["exponential", 1.4], ["zoom"]]
+    for zoom in zooms:
+        match = ["match", ["get", "class"]]
+        for road_class, stops in tables.items():
+            match += [road_class, round(width_at(stops, zoom), 2)]
+        out += [zoom, match + [round(width_at(default, zoom, default_base), 2)]]
+    return out
 
 
 def class_filter(classes, brunnel=None):
@@ -266,9 +285,7 @@ def road_layers(c):
                        ["all", ["==", ["get", "brunnel"], "bridge"],
                         ["match", ["get", "class"], ROAD_ORDER, True, False]],
                        {"line-color": c["bridge_casing"],
-                        "line-width": ["match", ["get", "class"],
-                                       *sum(([k, casing_width(k)] for k in ROAD_ORDER), []),
-                                       1]},
+                        "line-width": width_by_class({k: casing_stops(k) for k in ROAD_ORDER}, {13: 1})},
                        minzoom=13, layout={"line-cap": "butt"}))
     layers.append(line("bridge", "transportation",
                        ["all", ["==", ["get", "brunnel"], "bridge"],
@@ -276,9 +293,8 @@ def road_layers(c):
                        {"line-color": ["case", ["match", ["get", "class"], ["path", "track"], True, False],
                                        c["path"], ["match", ["get", "class"], MAJOR, True, False],
                                        c["road_major"], c["road"]],
-                        "line-width": ["match", ["get", "class"],
-                                       *sum(([k, interpolate(ROAD_WIDTHS[k])] for k in ROAD_ORDER), []),
-                                       interpolate({14: 0.6, 16: 1.1, 18: 2.2}, 1.3)]},
+                        "line-width": width_by_class({k: ROAD_WIDTHS[k] for k in ROAD_ORDER},
+                                                     {14: 0.6, 16: 1.1, 18: 2.2}, 1.3)},
                        minzoom=13))
     layers.append(line("boundary", "boundary",
                        ["all", ["<=", ["coalesce", ["get", "admin_level"], 99], 10],

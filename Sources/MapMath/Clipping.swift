@@ -188,7 +188,9 @@ public enum Clipping {
   }
 
   /// The parameters where the segment a→b enters and leaves `window`, nil when it misses it.
-  @inlinable static func segment<P: PlanePoint>(_ a: P, _ b: P, _ window: ClipWindow) -> (Double, Double)? {
+  @inlinable public static func segment<P: PlanePoint>(_ a: P, _ b: P, _ window: ClipWindow) -> (
+    Double, Double
+  )? {
     var t0 = 0.0
     var t1 = 1.0
     let dx = b.x - a.x

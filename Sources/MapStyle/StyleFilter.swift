@@ -3,9 +3,13 @@ public struct StyleFilter: Sendable {
   let expression: Expression
   /// Whether the filter reads features (nearly always) or only the zoom.
   public let dependence: PropertyDependence
+  /// Whether the filter reads the feature's id (`["id"]`, `$id`): if not, features with equal
+  /// properties and geometry type pass or fail together.
+  public let readsFeatureID: Bool
 
   init(_ compiled: Compiled) {
     expression = compiled.expression
+    readsFeatureID = compiled.dependence.contains(.featureID)
     dependence =
       compiled.dependence.contains(.feature)
       ? .feature : compiled.dependence.contains(.zoom) ? .zoom : .constant

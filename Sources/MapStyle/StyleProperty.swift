@@ -25,6 +25,9 @@ public struct StyleProperty<Value: StylePropertyValue>: Sendable {
   let range: ClosedRange<Double>?
   /// The value when `dependence` is `.constant`.
   public let constantValue: Value?
+  /// Whether the value reads the feature's id (`["id"]`): if not, features with equal properties and
+  /// geometry type have equal values.
+  public let readsFeatureID: Bool
 
   /// An unset property: always its default.
   init(default value: Value) {
@@ -34,6 +37,7 @@ public struct StyleProperty<Value: StylePropertyValue>: Sendable {
     expression = .literal(.null)
     range = nil
     constantValue = value
+    readsFeatureID = false
   }
 
   init(compiled: Compiled, default value: Value, range: ClosedRange<Double>?) {
@@ -43,6 +47,7 @@ public struct StyleProperty<Value: StylePropertyValue>: Sendable {
     defaultValue = value
     isSet = true
     expression = compiled.expression
+    readsFeatureID = compiled.dependence.contains(.featureID)
     self.range = range
     self.dependence = dependence
     constantValue =
@@ -106,6 +111,8 @@ public struct ResolvedStyleProperty<Value: StylePropertyValue>: Sendable {
   public let zoom: Double
   /// The value when it is the same for every feature at this zoom.
   public let constantValue: Value?
+  /// Whether the value reads the feature's id (see `StyleProperty.readsFeatureID`).
+  public var readsFeatureID: Bool { property.readsFeatureID }
 
   /// The value for one feature.
   @inlinable

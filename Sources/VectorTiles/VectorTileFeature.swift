@@ -11,6 +11,10 @@ public struct VectorTileFeature: Sendable {
   /// The feature's attributes, in the order of its tags.
   public var properties: VectorTileProperties { VectorTileProperties(storage: storage, range: tagRange) }
 
+  /// The feature's attributes as indices into its layer's `keys` and `values`, key and value in turn.
+  /// Features with equal tags have equal attributes (a renderer can style them once).
+  public var tags: ArraySlice<UInt32> { storage.tags[2 * tagRange.lowerBound..<2 * tagRange.upperBound] }
+
   /// The feature's geometry, in place in the layer's storage.
   public var geometry: VectorTileGeometry {
     VectorTileGeometry(type: type, storage: storage, partRange: partRange, polygonRange: polygonRange)

@@ -28,6 +28,19 @@ final class VectorTileFixtureTests: XCTestCase {
     XCTAssertEqual(tile[layer: "poi"]?.keys.first, "name")
   }
 
+  func testTagsIndexTheLayerTablesInPairs() throws {
+    let tile = try VectorTile(decoding: try VectorFixtures.bytes("known.mvt"))
+    let layer = try XCTUnwrap(tile[layer: "poi"])
+    for feature in layer.features {
+      let tags = Array(feature.tags)
+      XCTAssertEqual(tags.count, 2 * feature.properties.count)
+      for (position, property) in feature.properties.enumerated() {
+        XCTAssertEqual(layer.keys[Int(tags[2 * position])], property.key)
+        XCTAssertEqual(layer.values[Int(tags[2 * position + 1])], property.value)
+      }
+    }
+  }
+
   func testRealTilemakerTileMatchesThePythonDecoder() throws {
     let compressed = try VectorFixtures.bytes("helsinki-14-9326-4742.mvt.gz")
     let tile = try VectorTile(decoding: try Gzip.inflate(compressed, limit: 8 << 20))

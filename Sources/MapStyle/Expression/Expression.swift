@@ -128,4 +128,7 @@ struct Dependence: OptionSet, Hashable, Sendable {
   let rawValue: UInt8
   static let zoom = Dependence(rawValue: 1)
   static let feature = Dependence(rawValue: 2)
+  /// Reads the feature's id (always with `feature`): values cannot be shared between features with
+  /// equal properties.
+  static let featureID = Dependence(rawValue: 4)
 }

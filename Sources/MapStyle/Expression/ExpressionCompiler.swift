@@ -195,7 +195,7 @@ struct ExpressionCompiler {
       return try compileLookup(name, arguments, depth: depth)
     case "id":
       try requireArguments(name, arguments, 0...0)
-      return try node(.featureID, .value, [], adding: .feature)
+      return try node(.featureID, .value, [], adding: [.feature, .featureID])
     case "geometry-type":
       try requireArguments(name, arguments, 0...0)
       return try node(.geometryType, .string, [], adding: .feature)

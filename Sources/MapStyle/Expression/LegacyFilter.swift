@@ -34,6 +34,14 @@ enum LegacyFilterTest: Sendable {
   case membership(LegacyKey, ValueTable, negated: Bool)
   case presence(LegacyKey, negated: Bool)
 
+  /// The key the test reads.
+  var key: LegacyKey {
+    switch self {
+    case .equals(let key, _, _), .ordering(_, let key, _), .membership(let key, _, _), .presence(let key, _):
+      return key
+    }
+  }
+
   func holds(for feature: (any StyleFeature)?) -> Bool {
     switch self {
     case .equals(let key, let expected, let negated):
@@ -218,7 +226,7 @@ extension ExpressionCompiler {
   }
 
   private func legacyNode(_ test: LegacyFilterTest) throws(StyleError) -> Compiled {
-    try node(.legacyTest(test), .boolean, [], adding: .feature)
+    try node(.legacyTest(test), .boolean, [], adding: test.key == .id ? [.feature, .featureID] : .feature)
   }
 }
 

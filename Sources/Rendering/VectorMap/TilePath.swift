@@ -1,0 +1,147 @@
+import CCairo
+import MapMath
+import VectorTiles
+
+/// Puts one tile's feature geometry on Cairo's current path, in points, cut at a rectangle: the tile's
+/// own square (tiles carry a buffer of their neighbours' data, which must not be drawn twice) within a
+/// margin around the image (which keeps Cairo's fixed-point coordinates in range however far the map
+/// is zoomed).
+///
+/// Vertices closer than `step` to the last one kept are left out: they do not show, and tiles drawn
+/// below their zoom carry many of them.
+struct TilePath {
+  /// Where tile coordinate (0, 0) lands, in points.
+  let originX: Double
+  let originY: Double
+  /// Points per tile unit.
+  let unit: Double
+  let clip: PixelRect
+  let step: Double
+
+  init(tileRect: PixelRect, extent: Int, view: PixelRect, step: Double) {
+    originX = tileRect.minX
+    originY = tileRect.minY
+    unit = tileRect.width / Double(max(extent, 1))
+    let minX = max(tileRect.minX, view.minX)
+    let minY = max(tileRect.minY, view.minY)
+    clip = PixelRect(
+      x: minX, y: minY, width: max(min(tileRect.maxX, view.maxX) - minX, 0),
+      height: max(min(tileRect.maxY, view.maxY) - minY, 0))
+    self.step = step
+  }
+
+  @inline(__always)
+  func point(_ p: VectorTilePoint) -> PixelPoint {
+    PixelPoint(x: originX + Double(p.x) * unit, y: originY + Double(p.y) * unit)
+  }
+
+  /// The part's bounding box in points.
+  private func bounds(_ part: ArraySlice<VectorTilePoint>) -> PixelRect {
+    var minX = Int32.max
+    var minY = Int32.max
+    var maxX = Int32.min
+    var maxY = Int32.min
+    for p in part {
+      minX = min(minX, p.x)
+      maxX = max(maxX, p.x)
+      minY = min(minY, p.y)
+      maxY = max(maxY, p.y)
+    }
+    let topLeft = point(VectorTilePoint(x: minX, y: minY))
+    return PixelRect(
+      x: topLeft.x, y: topLeft.y, width: Double(Int64(maxX) - Int64(minX)) * unit,
+      height: Double(Int64(maxY) - Int64(minY)) * unit)
+  }
+
+  private static func overlaps(_ a: PixelRect, _ b: PixelRect) -> Bool {
+    a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY
+  }
+
+  /// Adds every ring of a polygon feature as a closed subpath, winding as given (exteriors and holes
+  /// fill by the nonzero rule).
+  func addPolygon(_ geometry: VectorTileGeometry, to cr: OpaquePointer) {
+    for ring in geometry.parts where ring.count >= 3 {
+      let box = bounds(ring)
+      guard Self.overlaps(box, clip) else { continue }
+      if clip.contains(box) {
+        addThinned(ring, closed: true, cr)
+      } else {
+        let clipped = Clipping.polygon(ring.map(point), to: ClipWindow(clip))
+        if clipped.count >= 3 { add(clipped, closed: true, cr) }
+      }
+    }
+  }
+
+  /// Adds every line of a line feature (or the rings of a polygon, closed into lines) as open subpaths.
+  func addLines(_ geometry: VectorTileGeometry, to cr: OpaquePointer) {
+    let closeRings = geometry.type == .polygon
+    for part in geometry.parts where part.count >= 2 {
+      let box = bounds(part)
+      guard Self.overlaps(box, clip) else { continue }
+      if clip.contains(box) {
+        addThinned(part, closed: closeRings, cr)
+        continue
+      }
+      var points = part.map(point)
+      if closeRings, let first = points.first { points.append(first) }
+      for piece in Clipping.polyline(points, to: ClipWindow(clip)) { add(piece, closed: false, cr) }
+    }
+  }
+
+  /// The feature's lines (a polygon's rings closed into lines) in points, cut at the clip rectangle,
+  /// each piece with its distance from its line's start (for dashes).
+  func measuredLines(_ geometry: VectorTileGeometry) -> [LinePieces.Piece] {
+    var result: [LinePieces.Piece] = []
+    for part in geometry.parts where part.count >= 2 {
+      guard Self.overlaps(bounds(part), clip) else { continue }
+      var points = part.map(point)
+      if geometry.type == .polygon, let first = points.first { points.append(first) }
+      result += LinePieces.clip(points, to: clip)
+    }
+    return result
+  }
+
+  /// The feature's lines in points, cut at the clip rectangle (for line labels).
+  func lines(_ geometry: VectorTileGeometry) -> [[PixelPoint]] {
+    var result: [[PixelPoint]] = []
+    for part in geometry.parts where part.count >= 2 {
+      let box = bounds(part)
+      guard Self.overlaps(box, clip) else { continue }
+      let points = part.map(point)
+      if clip.contains(box) {
+        result.append(points)
+      } else {
+        result.append(contentsOf: Clipping.polyline(points, to: ClipWindow(clip)))
+      }
+    }
+    return result
+  }
+
+  private func addThinned(_ part: ArraySlice<VectorTilePoint>, closed: Bool, _ cr: OpaquePointer) {
+    guard let first = part.first else { return }
+    var last = point(first)
+    cairo_move_to(cr, last.x, last.y)
+    let end = part.endIndex - 1
+    for index in part.indices.dropFirst() {
+      let p = point(part[index])
+      if index != end, abs(p.x - last.x) < step, abs(p.y - last.y) < step { continue }
+      cairo_line_to(cr, p.x, p.y)
+      last = p
+    }
+    if closed { cairo_close_path(cr) }
+  }
+
+  private func add(_ points: [PixelPoint], closed: Bool, _ cr: OpaquePointer) {
+    guard let first = points.first else { return }
+    var last = first
+    cairo_move_to(cr, first.x, first.y)
+    let end = points.count - 1
+    for index in 1..<max(points.count, 1) {
+      let p = points[index]
+      if index != end, abs(p.x - last.x) < step, abs(p.y - last.y) < step { continue }
+      cairo_line_to(cr, p.x, p.y)
+      last = p
+    }
+    if closed { cairo_close_path(cr) }
+  }
+}

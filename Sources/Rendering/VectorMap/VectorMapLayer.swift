@@ -1,0 +1,201 @@
+import CCairo
+import MapMath
+import MapStyle
+import VectorTiles
+
+/// A label of a vector map as drawn, for the layout JSON.
+public struct DrawnMapLabel: Hashable, Sendable {
+  /// The text as drawn: trimmed, `text-transform` applied (a point label may wrap it onto lines).
+  public var text: String
+  /// The style layer that drew it.
+  public var layer: String
+  /// The label's bounding box, in image pixels.
+  public var rect: PixelRect
+  /// The boxes it keeps free of other labels, in image pixels: one for a point label, one per letter
+  /// for a label that follows a line (whose bounding box may overlap another label's).
+  public var boxes: [PixelRect]
+}
+
+/// A street map from vector tiles and a MapLibre style, drawn as vectors under the overlays.
+///
+/// Everything is worked out when the layer is made — tiles read and decoded (in parallel), every
+/// feature styled and grouped by paint, labels measured and placed around the obstacles — so that
+/// `draw(on:)` only paints. Style layers are drawn one at a time across all tiles, so roads and their
+/// casings join across tile edges. Zooms follow `VectorMapTiling`. Owns Pango layouts: one thread only.
+final class VectorMapLayer {
+  /// The label families tried after the style's own fonts.
+  static let defaultFontFallback = "Noto Sans, DejaVu Sans"
+
+  private enum Step {
+    case background(Color)
+    case placeholders
+    case geometry(GeometryLayerPlan)
+    case labels(Int)
+  }
+
+  let camera: Camera
+  let tiling: VectorMapTiling
+  let tiles: [MapTile]
+  /// What the map could not draw as asked (tiles that failed, layers of other sources).
+  private(set) var warnings: [String] = []
+  private var steps: [Step] = []
+  private let labelLayers: [PlacedLabelLayer]
+
+  /// The labels as placed, in points, with their layers' ids, in drawing order.
+  var placedLabels: [(layer: String, label: PlacedMapLabel)] {
+    labelLayers.flatMap { layer in layer.labels.map { (layer.id, $0) } }
+  }
+
+  /// The labels as drawn, in image pixels, in drawing order.
+  var labels: [DrawnMapLabel] {
+    labelLayers.flatMap { layer in layer.labels.map { $0.drawn(scale: camera.scale, layer: layer.id) } }
+  }
+
+  /// - Parameters:
+  ///   - obstacles: rectangles in points that labels keep clear of (pins, callouts, the user's dot,
+  ///     the attribution).
+  ///   - fontFallback: families (comma-separated) tried after a label's own fonts.
+  ///   - drawsLabels: false leaves out every symbol layer.
+  init(
+    supply: any VectorTileSupply, style: MapStyle, camera: Camera, obstacles: [PixelRect],
+    measuring: MeasuringContext, fontFallback: String = VectorMapLayer.defaultFontFallback,
+    drawsLabels: Bool = true
+  ) throws(VectorMapError) {
+    self.camera = camera
+    let tiling = try VectorMapTiling(camera: camera, zoomRange: supply.zoomRange)
+    self.tiling = tiling
+    let zoom = tiling.styleZoom
+    let sourceID = style.sources.first { $0.type == "vector" }?.id
+    var otherSources: [String] = []
+    let drawn = style.layers.filter { layer in
+      guard layer.isShown(atZoom: zoom) else { return false }
+      switch layer.kind {
+      case .background: return true
+      case .fill, .line: break
+      case .symbol: guard drawsLabels else { return false }
+      case .unsupported: return false
+      }
+      guard layer.sourceLayer != nil else { return false }
+      if let sourceID, let source = layer.source, source != sourceID {
+        if !otherSources.contains(source) { otherSources.append(source) }
+        return false
+      }
+      return true
+    }
+    for source in otherSources {
+      warnings.append("style source \"\(source)\" is not drawn: the map draws one vector tile source")
+    }
+    let tiles = MapTile.load(
+      tiling.placements, from: supply, layers: Set(drawn.compactMap(\.sourceLayer)))
+    self.tiles = tiles
+    var failed = 0
+    for tile in tiles {
+      guard case .failed(let reason) = tile.content else { continue }
+      failed += 1
+      if failed <= 3 { warnings.append("vector tile \(tile.tile): \(reason); drawn as a placeholder") }
+    }
+    if failed > 3 { warnings.append("\(failed - 3) more vector tiles could not be read") }
+
+    var sourcesByName: [String: [FeatureLayer?]] = [:]
+    func sources(_ name: String) -> [FeatureLayer?] {
+      if let found = sourcesByName[name] { return found }
+      let made = tiles.enumerated().map { index, tile in
+        tile.layer(name).map { FeatureLayer(layer: $0, tileIndex: index) }
+      }
+      sourcesByName[name] = made
+      return made
+    }
+
+    var symbolLayers: [(StyleLayer, SymbolStyle)] = []
+    var placedPlaceholders = false
+    for layer in drawn {
+      if !placedPlaceholders, layer.sourceLayer != nil {
+        steps.append(.placeholders)
+        placedPlaceholders = true
+      }
+      switch layer.kind {
+      case .background(let background):
+        let color = Color(
+          background.color.value(atZoom: zoom), opacity: background.opacity.value(atZoom: zoom))
+        if color.alpha > 0 { steps.append(.background(color)) }
+      case .fill, .line:
+        guard let name = layer.sourceLayer,
+          let plan = GeometryLayerPlan(layer: layer, sources: sources(name), zoom: zoom)
+        else { continue }
+        steps.append(.geometry(plan))
+      case .symbol(let symbol):
+        steps.append(.labels(symbolLayers.count))
+        symbolLayers.append((layer, symbol))
+      case .unsupported:
+        continue
+      }
+    }
+    if !placedPlaceholders { steps.append(.placeholders) }
+    labelLayers = LabelPlacement.place(
+      symbolLayers, sources: sources, tiles: tiles, camera: camera, zoom: zoom, obstacles: obstacles,
+      measuring: measuring, fontFallback: fontFallback)
+  }
+
+  /// The image, in points.
+  private var view: PixelRect { PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height) }
+
+  /// Paints the map: the style's layers in order, placeholders where tiles failed, the labels.
+  func draw(on canvas: Canvas) {
+    let cr = canvas.context
+    let needsDataClip = tiles.contains { !$0.hasData }
+    var clipped = false
+    var placeholdersDrawn = false
+    func clip(_ wanted: Bool) {
+      guard wanted != clipped else { return }
+      if wanted {
+        cairo_save(cr)
+        clipToData(canvas)
+      } else {
+        cairo_restore(cr)
+      }
+      clipped = wanted
+    }
+    for step in steps {
+      switch step {
+      case .background(let color):
+        clip(false)
+        canvas.drawing.fillRect(view, color: color)
+      case .placeholders:
+        drawPlaceholders(canvas)
+        placeholdersDrawn = true
+      case .geometry(let plan):
+        clip(needsDataClip && placeholdersDrawn)
+        plan.draw(on: canvas, tiles: tiles, view: view)
+      case .labels(let index):
+        // Labels may cross the edge of the data; they were placed inside the image.
+        clip(false)
+        labelLayers[index].draw(on: canvas)
+      }
+    }
+    clip(false)
+  }
+
+  /// Grey squares where tiles could not be read.
+  private func drawPlaceholders(_ canvas: Canvas) {
+    let placeholder = Color(red: 0.86, green: 0.86, blue: 0.85)
+    for tile in tiles {
+      if case .failed = tile.content { canvas.drawing.fillRect(tile.rect, color: placeholder) }
+    }
+  }
+
+  /// Clips drawing to the tiles that have data (when some do not): a line that reaches the edge of the
+  /// data stops square at the tile's edge, as in MapLibre, instead of ending in a round cap.
+  private func clipToData(_ canvas: Canvas) {
+    let cr = canvas.context
+    cairo_new_path(cr)
+    for tile in tiles where tile.hasData {
+      cairo_rectangle(cr, tile.rect.minX, tile.rect.minY, tile.rect.width, tile.rect.height)
+    }
+    // Pixel-aligned in images (like MapLibre's stencil), so that neighbouring tiles leave no seam.
+    let antialias = cairo_get_antialias(cr)
+    if canvas.format == .png { cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE) }
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+    cairo_clip(cr)
+    cairo_set_antialias(cr, antialias)
+  }
+}

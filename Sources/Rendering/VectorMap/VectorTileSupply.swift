@@ -1,0 +1,31 @@
+import MapMath
+import Tiles
+
+/// Where a vector map's tiles come from: a PMTiles archive, an MBTiles file, a folder or a tile cache.
+///
+/// Tiles are asked for from several threads at once (decoding runs in parallel), so a supply must be
+/// safe to use concurrently.
+public protocol VectorTileSupply: Sendable {
+  /// The zooms the source has tiles for; the map uses the nearest of them (data past the top zoom is
+  /// drawn over-zoomed, crisp, and views below the bottom zoom use the bottom zoom's tiles).
+  var zoomRange: ClosedRange<Int> { get }
+
+  /// The Mapbox Vector Tile bytes of one tile, inflated or still gzip-compressed; nil when the source
+  /// has no such tile (the map is empty there). A thrown error makes the tile a placeholder and a
+  /// warning.
+  func vectorTileBytes(_ tile: TileID) throws -> [UInt8]?
+}
+
+extension PMTilesArchive: VectorTileSupply {
+  /// The header's zooms, kept inside 0…30 and in order whatever the archive claims.
+  public var zoomRange: ClosedRange<Int> {
+    let low = min(max(header.minZoom, 0), 30)
+    let high = min(max(header.maxZoom, 0), 30)
+    return min(low, high)...max(low, high)
+  }
+
+  /// The tile's inflated bytes.
+  public func vectorTileBytes(_ tile: TileID) throws -> [UInt8]? {
+    try self.tile(tile)
+  }
+}
