@@ -48,7 +48,11 @@ let package = Package(
       name: "Rendering",
       dependencies: ["JSON", "MapMath", "ImageCodecs", "Tiles", "VectorTiles", "MapStyle", "Gzip", "CCairo"]),
     .executableTarget(
-      name: "mymap", dependencies: ["Arguments", "MapMath", "Places", "ImageCodecs", "Tiles", "TileFetching", "Rendering"]),
+      name: "mymap",
+      dependencies: [
+        "Arguments", "MapMath", "FileSystem", "Places", "ImageCodecs", "Tiles", "TileFetching", "MapStyle",
+        "Rendering",
+      ]),
     .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "ImageCodecs", "Tiles", "Rendering"]),
     // The builder of Data/basemap.sqlite from Natural Earth and GeoNames: only basemap-builder uses it.
     .target(name: "BasemapBuilding", dependencies: ["Tiles", "MapMath", "CSV", "SQLite", "FileSystem"]),
@@ -67,6 +71,6 @@ let package = Package(
     .testTarget(
       name: "RenderingTests", dependencies: ["Rendering", "Places", "ImageCodecs", "TileFetching", "MapStyle", "VectorTiles", "TestSupport"],
       exclude: ["Goldens"]),
-    .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "TestSupport"]),
   ]
 )

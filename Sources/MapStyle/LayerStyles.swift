@@ -91,17 +91,17 @@ public struct SymbolStyle: Sendable {
 extension PropertyReader {
   typealias Catalog = PropertyCatalog
 
-  mutating func backgroundStyle() throws(StyleError) -> BackgroundStyle {
+  mutating func backgroundStyle() throws(MapStyleError) -> BackgroundStyle {
     BackgroundStyle(color: try read(Catalog.backgroundColor), opacity: try read(Catalog.backgroundOpacity))
   }
 
-  mutating func fillStyle() throws(StyleError) -> FillStyle {
+  mutating func fillStyle() throws(MapStyleError) -> FillStyle {
     FillStyle(
       color: try read(Catalog.fillColor), opacity: try read(Catalog.fillOpacity),
       outlineColor: try read(Catalog.fillOutlineColor), antialias: try read(Catalog.fillAntialias))
   }
 
-  mutating func lineStyle() throws(StyleError) -> LineStyle {
+  mutating func lineStyle() throws(MapStyleError) -> LineStyle {
     LineStyle(
       color: try read(Catalog.lineColor), width: try read(Catalog.lineWidth),
       opacity: try read(Catalog.lineOpacity),
@@ -111,7 +111,7 @@ extension PropertyReader {
       roundLimit: try read(Catalog.lineRoundLimit))
   }
 
-  mutating func symbolStyle() throws(StyleError) -> SymbolStyle {
+  mutating func symbolStyle() throws(MapStyleError) -> SymbolStyle {
     SymbolStyle(
       placement: try read(Catalog.symbolPlacement), spacing: try read(Catalog.symbolSpacing),
       sortKey: try read(Catalog.symbolSortKey), textField: try read(Catalog.textField),

@@ -9,7 +9,7 @@ import JSON
 /// Reading a style compiles every filter and property of the drawn layer types once; what the module
 /// does not draw (other layer types, icons, unsupported properties) becomes `warnings`, each said once.
 /// A style it cannot use (bad JSON, a version other than 8, an unknown expression operator, a colour
-/// that does not parse) is a `StyleError`.
+/// that does not parse) is a `MapStyleError`.
 public struct MapStyle: Sendable {
   /// The style's `name`.
   public var name: String?
@@ -25,7 +25,7 @@ public struct MapStyle: Sendable {
   public var warnings: [StyleWarning]
 
   /// Reads a style file's bytes.
-  public init(bytes: some Collection<UInt8>) throws(StyleError) {
+  public init(bytes: some Collection<UInt8>) throws(MapStyleError) {
     guard bytes.count <= StyleLimits.maximumBytes else {
       throw .tooLarge(bytes: bytes.count, limit: StyleLimits.maximumBytes)
     }
@@ -40,7 +40,7 @@ public struct MapStyle: Sendable {
   }
 
   /// Reads an already parsed style.
-  public init(json: JSONValue) throws(StyleError) {
+  public init(json: JSONValue) throws(MapStyleError) {
     guard case .object = json else {
       throw .invalidStyle(path: "(top level)", message: "a style must be a JSON object")
     }
@@ -71,7 +71,7 @@ public struct MapStyle: Sendable {
     sources.first { $0.id == id }
   }
 
-  private static func readSources(_ json: JSONValue?) throws(StyleError) -> [StyleSource] {
+  private static func readSources(_ json: JSONValue?) throws(MapStyleError) -> [StyleSource] {
     guard let json else { return [] }
     guard case .object(let members) = json else {
       throw .invalidStyle(path: "sources", message: "must be an object")
@@ -85,7 +85,7 @@ public struct MapStyle: Sendable {
   }
 
   private static func readLayers(_ json: JSONValue?, sources: Set<String>, warnings: inout WarningCollector)
-    throws(StyleError) -> [StyleLayer]
+    throws(MapStyleError) -> [StyleLayer]
   {
     guard case .array(let elements)? = json else {
       throw .invalidStyle(path: "layers", message: "a style needs a \"layers\" array")

@@ -35,8 +35,8 @@ extension JSONValue {
 /// Reads an optional style member that must have one kind; `error` words the failure for a message
 /// such as "must be a string, found the number 3".
 func optionalMember<Value>(
-  _ json: JSONValue?, _ kind: MemberKind, _ extract: (JSONValue) -> Value?, error: (String) -> StyleError
-) throws(StyleError) -> Value? {
+  _ json: JSONValue?, _ kind: MemberKind, _ extract: (JSONValue) -> Value?, error: (String) -> MapStyleError
+) throws(MapStyleError) -> Value? {
   guard let json else { return nil }
   guard let value = extract(json) else { throw error("must be \(kind.name), found \(json.summary)") }
   return value

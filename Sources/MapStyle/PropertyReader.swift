@@ -14,7 +14,7 @@ struct PropertyReader {
     self.paint = paint
   }
 
-  mutating func read<Value>(_ spec: PropertySpec<Value>) throws(StyleError) -> StyleProperty<Value> {
+  mutating func read<Value>(_ spec: PropertySpec<Value>) throws(MapStyleError) -> StyleProperty<Value> {
     let members = spec.section == .layout ? layout : paint
     guard let json = members.first(where: { $0.name == spec.name })?.value else {
       return StyleProperty(default: spec.defaultValue)
@@ -34,7 +34,7 @@ struct PropertyReader {
 extension ExpressionCompiler {
   /// A property value in any of its forms: a constant, a legacy function, an expression, or for text a
   /// string with `{property}` tokens.
-  func compileProperty(_ json: JSONValue, rules: PropertyRules) throws(StyleError) -> Compiled {
+  func compileProperty(_ json: JSONValue, rules: PropertyRules) throws(MapStyleError) -> Compiled {
     let compiled: Compiled
     switch json {
     case .object(let members):

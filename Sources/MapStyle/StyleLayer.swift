@@ -26,7 +26,8 @@ public struct StyleLayer: Sendable {
   public var maxZoom: Double?
   /// Nil when the layer has no filter (every feature passes).
   public var filter: StyleFilter?
-  /// False when `layout.visibility` is `none`.
+  /// False when `layout.visibility` is `none`, or when the layer is painted with a sprite pattern (sprites
+  /// are not read).
   public var isVisible: Bool
 
   /// Whether the layer draws at a style zoom: visible, at or above `minZoom`, below `maxZoom`.
@@ -53,7 +54,7 @@ extension StyleLayer {
   private static let drawnTypes: Set<String> = ["background", "fill", "line", "symbol"]
 
   /// Reads one layer object; `earlier` holds the layers before it, for legacy `ref` layers.
-  static func read(_ json: JSONValue, index: Int, earlier: [String: JSONValue]) throws(StyleError)
+  static func read(_ json: JSONValue, index: Int, earlier: [String: JSONValue]) throws(MapStyleError)
     -> LayerReport
   {
     let path = "layers[\(index)]"
@@ -63,14 +64,15 @@ extension StyleLayer {
     }
     let merged = try resolvingReference(json, id: id, earlier: earlier)
     guard case .string(let type)? = merged["type"] else {
-      throw StyleError.invalidLayer(layer: id, property: "type", message: "a layer needs a string \"type\"")
+      throw MapStyleError.invalidLayer(
+        layer: id, property: "type", message: "a layer needs a string \"type\"")
     }
     let layout = try member(merged["layout"], .object, \.objectMembers, layer: id, name: "layout") ?? []
     let paint = try member(merged["paint"], .object, \.objectMembers, layer: id, name: "paint") ?? []
     var isVisible = true
     if let visibility = layout.first(where: { $0.name == "visibility" })?.value {
       guard case .string(let word) = visibility, word == "visible" || word == "none" else {
-        throw StyleError.invalidLayer(
+        throw MapStyleError.invalidLayer(
           layer: id, property: "visibility", message: "must be \"visible\" or \"none\"")
       }
       isVisible = word == "visible"
@@ -88,6 +90,9 @@ extension StyleLayer {
     if let filter = merged["filter"] {
       layer.filter = StyleFilter(try ExpressionCompiler(layer: id, property: "filter").compileFilter(filter))
     }
+    // A fill, line or background painted with a sprite pattern draws nothing without the sprite (as in
+    // MapLibre when the image is missing), not a black area in the default colour.
+    if paint.contains(where: { $0.name == "\(type)-pattern" }) { layer.isVisible = false }
     var reader = PropertyReader(layer: id, layout: layout, paint: paint)
     switch type {
     case "background": layer.kind = .background(try reader.backgroundStyle())
@@ -109,11 +114,11 @@ extension StyleLayer {
   /// A legacy `ref` layer takes type, source, source-layer, zooms, filter and layout from the layer it
   /// names; its own id and paint stay.
   private static func resolvingReference(_ json: JSONValue, id: String, earlier: [String: JSONValue])
-    throws(StyleError) -> JSONValue
+    throws(MapStyleError) -> JSONValue
   {
     guard let reference = json["ref"] else { return json }
     guard case .string(let name) = reference, let base = earlier[name] else {
-      throw StyleError.invalidLayer(layer: id, property: "ref", message: "names no earlier layer")
+      throw MapStyleError.invalidLayer(layer: id, property: "ref", message: "names no earlier layer")
     }
     let inherited: Set<String> = ["type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout"]
     guard case .object(let own) = json, case .object(let baseMembers) = base else { return json }
@@ -123,7 +128,7 @@ extension StyleLayer {
 
   private static func member<Value>(
     _ json: JSONValue?, _ kind: MemberKind, _ extract: (JSONValue) -> Value?, layer: String, name: String
-  ) throws(StyleError) -> Value? {
+  ) throws(MapStyleError) -> Value? {
     try optionalMember(json, kind, extract) { .invalidLayer(layer: layer, property: name, message: $0) }
   }
 }

@@ -39,7 +39,7 @@ public struct StyleSource: Hashable, Sendable {
     return nil
   }
 
-  init(id: String, json: JSONValue) throws(StyleError) {
+  init(id: String, json: JSONValue) throws(MapStyleError) {
     let path = "sources.\(id)"
     guard case .object = json else { throw .invalidStyle(path: path, message: "a source must be an object") }
     guard case .string(let type)? = json["type"] else {
@@ -48,7 +48,7 @@ public struct StyleSource: Hashable, Sendable {
     self.id = id
     self.type = type
     func member<Value>(_ name: String, _ kind: MemberKind, _ extract: (JSONValue) -> Value?)
-      throws(StyleError)
+      throws(MapStyleError)
       -> Value?
     {
       try optionalMember(json[name], kind, extract) { .invalidStyle(path: "\(path).\(name)", message: $0) }

@@ -22,6 +22,23 @@ public struct MapLayout: Hashable, Sendable {
   public var user: UserLayout?
   /// Ids of the places whose callout did not fit and was left out.
   public var droppedCallouts: [String]
+  /// Every label the basemap drew (built-in or vector tiles), in drawing order.
+  public var labels: [MapLabel] = []
+
+  /// A basemap label as drawn.
+  public struct MapLabel: Hashable, Sendable {
+    public var text: String
+    /// The style layer that drew it; for the built-in basemap `country` or `city`.
+    public var layer: String
+    /// Its bounding box (for a label along a curved street, the box of all its letters).
+    public var rect: PixelRect
+
+    public init(text: String, layer: String, rect: PixelRect) {
+      self.text = text
+      self.layer = layer
+      self.rect = rect
+    }
+  }
 
   /// The basemap tiles of one render.
   public struct TileSummary: Hashable, Sendable {
@@ -106,6 +123,16 @@ public struct MapLayout: Hashable, Sendable {
           .object(MapLayout.coordinateMembers($0.coordinate) + [.init("point", MapLayout.point($0.point))])
         } ?? .null))
     members.append(.init("droppedCallouts", .array(droppedCallouts.map { .string($0) })))
+    members.append(
+      .init(
+        "labels",
+        .array(
+          labels.map {
+            .object([
+              .init("text", .string($0.text)), .init("layer", .string($0.layer)),
+              .init("rect", MapLayout.rect($0.rect)),
+            ])
+          })))
     return JSONWriter.text(.object(members))
   }
 

@@ -15,6 +15,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
   case unusableTiles(first: TileFailure, unusable: Int, missing: Int, needed: Int, source: String)
   /// The tile source cannot be read, or its zooms and tile size do not suit the map.
   case tileSource(String)
+  /// The tile source holds vector tiles, and the request has no map style to draw them with.
+  case noMapStyle(source: String)
   /// Fetching the tiles from a tile server was refused, interrupted or could not write the cache.
   case tileDownload(TileDownloadError)
   /// The image could not be drawn or encoded (a Cairo failure, or a basemap over Cairo's size limit).
@@ -33,6 +35,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
       if missing > 0 { text += "; \(missing) of \(needed) tiles are missing" }
       return text + "; nothing was written"
     case .tileSource(let reason): return reason
+    case .noMapStyle(let source):
+      return "\(source) holds vector tiles (Mapbox Vector Tiles), which need a map style to be drawn"
     case .tileDownload(let error): return error.description
     case .drawing(let reason): return reason
     }

@@ -1,4 +1,5 @@
 import MapMath
+import MapStyle
 import Tiles
 
 /// Everything one map needs: what to draw, how large, in which format, over which tiles, in which style.
@@ -9,15 +10,20 @@ public struct RenderRequest {
   public var size = PixelSize(width: 800, height: 600)
   public var scale = 1.0
   public var format = OutputFormat.png
-  /// The basemap as raster tiles; nil draws `basemap`, or without it the style's plain background.
+  /// The basemap as tiles (raster images, or vector tiles drawn with `mapStyle`); nil draws `basemap`, or
+  /// without it the style's plain background.
   public var tiles: (any TileSource)?
+  /// The MapLibre style that draws vector tiles; required when `tiles` holds vector tiles.
+  public var mapStyle: MapStyle?
   /// The built-in vector basemap, drawn when `tiles` is nil.
   public var basemap: (any BasemapSource)?
   public var style = Style.standard
   public var showCallouts = true
   /// Empty points kept between the drawn overlays and the image's edges.
   public var padding = 20.0
-  public var zoomSnapping = ZoomSnapping.integer
+  /// Whole or any zooms; nil chooses: whole zooms for raster tiles (drawn 1:1, crisp), any zoom for vector
+  /// basemaps (the built-in one and vector tiles are crisp at every zoom), the tightest fit.
+  public var zoomSnapping: ZoomSnapping?
   /// Overrides of the fitted camera.
   public var center: Coordinate?
   public var zoom: Double?
@@ -38,8 +44,8 @@ public struct RenderResult: Sendable {
   public var data: [UInt8]
   public var layout: MapLayout
   public var warnings: [RenderWarning]
-  /// The built-in basemap's labels as drawn (empty for raster tiles), in image pixels; not part of the
-  /// layout JSON.
+  /// The built-in basemap's labels as drawn (empty for raster tiles), in image pixels, with their dots (the
+  /// layout JSON lists every basemap label's text and box in `layout.labels`).
   public var labels: [BasemapLabel] = []
   /// The attribution plate as drawn, in image pixels (nil without an attribution); not part of the layout JSON.
   public var attribution: PixelRect? = nil

@@ -15,6 +15,15 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
   case tileUndrawable(TileFailure, source: String)
   /// How many more tiles could not be drawn than are named by `tileUndrawable`.
   case moreTilesUndrawable(count: Int)
+  /// A vector tile that could not be read or decoded; drawn as a placeholder (the first few are named).
+  case vectorTileUndrawable(TileID, reason: String)
+  /// How many more vector tiles could not be drawn than are named by `vectorTileUndrawable`.
+  case moreVectorTilesUndrawable(count: Int)
+  /// A source of the map style that is not drawn: a map draws one vector tile source.
+  case styleSourceNotDrawn(String)
+  /// The fit wanted zoom `wanted`, but raster tiles are never drawn more than two zooms past their
+  /// source's top zoom: the map was drawn at `drawn`.
+  case zoomCapped(wanted: Double, drawn: Double, source: String)
   /// What a tile source that gets its tiles ready before a render (`PreparedTileSource`, e.g. a tile
   /// server through its cache) reported: tiles it could not fetch or does not have, in its own words.
   case tilePreparation(String)
@@ -36,8 +45,23 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
       return "tile \(failure.tile) of \(source): \(failure.reason); drawn as a placeholder"
     case .moreTilesUndrawable(let count):
       return "\(count) more tiles could not be decoded"
+    case .vectorTileUndrawable(let tile, let reason):
+      return "vector tile \(tile): \(reason); drawn as a placeholder"
+    case .moreVectorTilesUndrawable(let count):
+      return "\(count) more vector tiles could not be read"
+    case .styleSourceNotDrawn(let source):
+      return "style source \"\(source)\" is not drawn: the map draws one vector tile source"
+    case .zoomCapped(let wanted, let drawn, let source):
+      return
+        "the places would fit at zoom \(Self.zoomText(wanted)), but \(source) has no tiles that deep: drawn at"
+        + " zoom \(Self.zoomText(drawn)) (raster tiles are enlarged at most 4 times)"
     case .tilePreparation(let text):
       return text
     }
+  }
+
+  /// A zoom for a message: a whole one as it is, another to one decimal.
+  static func zoomText(_ zoom: Double) -> String {
+    zoom == zoom.rounded() ? String(Int(zoom)) : String((zoom * 10).rounded() / 10)
   }
 }

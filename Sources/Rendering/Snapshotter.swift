@@ -28,9 +28,9 @@ public enum Snapshotter {
     try validate(request)
     let measuring = MeasuringContext()
     var overlays = measureOverlays(request, measuring: measuring) + extra
-    let camera = try CameraFit.camera(for: request, overlays: overlays)
+    let (camera, fitWarnings) = try CameraFit.camera(for: request, overlays: overlays)
     let claims = OverlayPlacement.place(&overlays, on: camera)
-    var warnings = overlays.flatMap(\.warnings)
+    var warnings = overlays.flatMap(\.warnings) + fitWarnings
     let basemap = try Basemap.load(
       for: request, camera: camera, overlayClaims: claims, measuring: measuring, warnings: &warnings)
     let canvas = try draw(request, camera: camera, basemap: basemap, overlays: overlays)
@@ -39,7 +39,7 @@ public enum Snapshotter {
       layout: MapLayout(
         width: Int(camera.pixelSize.width), height: Int(camera.pixelSize.height), scale: camera.scale,
         format: request.format, camera: camera, bounds: camera.bounds, tiles: basemap.summary,
-        annotations: [], user: nil, droppedCallouts: []),
+        annotations: [], user: nil, droppedCallouts: [], labels: basemap.layoutLabels(scale: camera.scale)),
       warnings: warnings, labels: basemap.labels(scale: camera.scale))
     for overlay in overlays { overlay.report(to: &result) }
     return result

@@ -81,6 +81,9 @@ public struct BasemapStyle: Hashable, Sendable {
   public var tiles: String? = nil
   /// Attribution text that replaces the tile source's own.
   public var attribution: String? = nil
+  /// The MapLibre style that draws vector tiles under this style's pins: a bundled one by name (`light`,
+  /// `dark`) or a file; nil is `light`.
+  public var vectorStyle: String? = "light"
 
   // The built-in vector basemap: calm, light colours, so that the green pins stand out.
 

@@ -78,6 +78,7 @@ extension Style {
   static var optionalTextFields: [String: WritableKeyPath<Style, String?>] {
     [
       "basemap.tiles": \.basemap.tiles, "basemap.attribution": \.basemap.attribution,
+      "basemap.vectorStyle": \.basemap.vectorStyle,
     ]
   }
 

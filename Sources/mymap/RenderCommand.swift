@@ -1,6 +1,7 @@
 import Arguments
 import Foundation
 import MapMath
+import MapStyle
 import Places
 import Rendering
 import TileFetching
@@ -59,7 +60,7 @@ enum RenderCommand {
         "layout-json", valueName: "PATH",
         help: "Also write where everything was drawn, as JSON (- for standard output)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
-    ] + FilterOptions.options + [StoreAccess.option] + TileServerAccess.options)
+    ] + FilterOptions.options + [StoreAccess.option, MapStyleResolver.option] + TileServerAccess.options)
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
     let out = arguments.string("out")!
@@ -121,6 +122,7 @@ enum RenderCommand {
         "\(missing) of \(needed) tiles are missing from \(source); nothing was written (--offline)")
     case .unusableTiles: return .incomplete(error.description)
     case .tileSource(let reason): return .badInput(reason)
+    case .noMapStyle: return .badInput(error.description + " (give one with --map-style)")
     case .tileDownload(let error): return TileServerAccess.map(error)
     case .drawing(let reason): return .failure(reason)
     }
@@ -163,10 +165,19 @@ enum RenderCommand {
       throw .usage("\(error)")
     }
     let filter = try FilterOptions.filter(arguments)
-    request.zoomSnapping = arguments.flag("fractional-zoom") ? .fractional : .integer
+    // Whole zooms for raster tiles unless asked; vector basemaps are crisp at any zoom.
+    request.zoomSnapping = arguments.flag("fractional-zoom") ? .fractional : nil
     request.requireAllTiles = arguments.flag("offline")
     request.style = try StyleResolver.resolve(arguments.string("style")!)
-    let tilesOption = arguments.string("tiles")
+    var tilesOption = arguments.string("tiles")
+    // A map style may name its own local tiles (pmtiles://, mbtiles://), used when --tiles names none.
+    var mapStyle: (style: MapStyle, path: String)?
+    if arguments.isGiven("map-style") {
+      mapStyle = try MapStyleResolver.resolve(arguments, style: request.style)
+      if tilesOption == nil, let mapStyle {
+        tilesOption = MapStyleResolver.localTiles(of: mapStyle.style, stylePath: mapStyle.path)
+      }
+    }
     if let tiles = tilesOption ?? request.style.basemap.tiles, TileServerAccess.isTemplate(tiles) {
       request.tiles = try remoteSource(
         tiles, arguments: arguments, scale: request.scale, style: request.style, progress: progress,
@@ -182,6 +193,16 @@ enum RenderCommand {
       // stands in for it.
       request.basemap = try BuiltinBasemap.open(
         required: tilesOption == BuiltinBasemap.name, warnings: &warnings)
+    }
+    if request.tiles?.content == .vector {
+      let resolved: (style: MapStyle, path: String)
+      if let mapStyle {
+        resolved = mapStyle
+      } else {
+        resolved = try MapStyleResolver.resolve(arguments, style: request.style)
+      }
+      request.mapStyle = resolved.style
+      warnings += resolved.style.warnings.map { "\(resolved.path): \($0)" }
     }
     let places = try loadPlaces(arguments, filter: filter, quiet: quiet)
     request.annotations = places.locations

@@ -79,7 +79,7 @@ final class HostileStyleTests: XCTestCase {
   }
 
   /// Random expression trees from the known operators and junk: compiling either succeeds or gives a
-  /// `StyleError`, and evaluating never traps.
+  /// `MapStyleError`, and evaluating never traps.
   func testRandomExpressionsNeverCrash() throws {
     var random = SplitMix(seed: 11)
     let operators =

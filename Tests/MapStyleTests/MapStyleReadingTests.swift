@@ -58,6 +58,22 @@ final class MapStyleReadingTests: XCTestCase {
     XCTAssertFalse(style.layers[1].isShown(atZoom: 10))
   }
 
+  /// Without the sprite, a layer painted with a pattern draws nothing (as MapLibre does), rather than a
+  /// black area in the default colour.
+  func testLayersPaintedWithASpritePatternAreNotDrawn() throws {
+    let style = try readStyle(
+      #"""
+      {"version": 8, "sources": {"s": {"type": "vector", "url": "pmtiles://city.pmtiles"}}, "layers": [
+         {"id": "water", "type": "fill", "source": "s", "source-layer": "water", "paint": {"fill-color": "#a0c8f0"}},
+         {"id": "waves", "type": "fill", "source": "s", "source-layer": "water", "paint": {"fill-pattern": "wave"}},
+         {"id": "rails", "type": "line", "source": "s", "source-layer": "transportation",
+          "paint": {"line-pattern": "rail"}},
+         {"id": "paper", "type": "background", "paint": {"background-pattern": "paper"}}]}
+      """#)
+    XCTAssertEqual(style.layers.map { $0.isShown(atZoom: 14) }, [true, false, false, false])
+    XCTAssertEqual(style.warnings.map(\.description), ["style: icons and sprites are ignored"])
+  }
+
   func testOnlyVersion8IsRead() {
     XCTAssertEqual(
       styleError(#"{"version": 7, "sources": {}, "layers": []}"#),

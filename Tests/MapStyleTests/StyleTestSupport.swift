@@ -51,12 +51,12 @@ func evaluationFailure(_ text: String, _ feature: TestFeature? = nil, expected: 
   }
 }
 
-/// The `StyleError` text for expression JSON that must not compile.
+/// The `MapStyleError` text for expression JSON that must not compile.
 func compileError(_ text: String, expected: ExpressionType? = nil) -> String {
   do {
     _ = try compiled(text, expected: expected)
     return "compiled"
-  } catch let error as StyleError {
+  } catch let error as MapStyleError {
     return error.description
   } catch {
     return "unexpected \(error)"
@@ -103,12 +103,12 @@ func symbolStyle(layout: String = "{}", paint: String = "{}") throws -> SymbolSt
   return style
 }
 
-/// The `StyleError` text for a style that must be refused.
+/// The `MapStyleError` text for a style that must be refused.
 func styleError(_ text: String) -> String {
   do {
     let style = try readStyle(text)
     return "read \(style.layers.count) layers"
-  } catch let error as StyleError {
+  } catch let error as MapStyleError {
     return error.description
   } catch {
     return "unexpected \(error)"

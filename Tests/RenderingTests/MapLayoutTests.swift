@@ -9,7 +9,7 @@ import XCTest
 final class MapLayoutTests: XCTestCase {
   private func layout(
     annotations: [MapLayout.AnnotationLayout] = [], user: MapLayout.UserLayout? = nil, dropped: [String] = [],
-    tileZoom: Int? = 13
+    tileZoom: Int? = 13, labels: [MapLayout.MapLabel] = []
   ) -> MapLayout {
     MapLayout(
       width: 1600, height: 1200, scale: 2, format: .png,
@@ -18,7 +18,7 @@ final class MapLayoutTests: XCTestCase {
         size: PixelSize(width: 800, height: 600), scale: 2),
       bounds: GeoBox(north: 37.4, south: 37.2, west: -122.1, east: -121.9),
       tiles: .init(source: "/tiles/x.mbtiles", zoom: tileZoom, needed: 24, drawn: 23, missing: 1),
-      annotations: annotations, user: user, droppedCallouts: dropped)
+      annotations: annotations, user: user, droppedCallouts: dropped, labels: labels)
   }
 
   private func annotation(
@@ -40,7 +40,9 @@ final class MapLayoutTests: XCTestCase {
   // MARK: The exact text
 
   func testTheExactText() {
-    let text = layout(annotations: [annotation()], dropped: ["apple-park"]).json
+    let label = MapLayout.MapLabel(
+      text: "Cupertino", layer: "place_city", rect: PixelRect(x: 10.254, y: 20, width: 60.5, height: 14))
+    let text = layout(annotations: [annotation()], dropped: ["apple-park"], labels: [label]).json
     let expected = """
       {
         "width": 1600,
@@ -90,6 +92,18 @@ final class MapLayoutTests: XCTestCase {
         "user": null,
         "droppedCallouts": [
           "apple-park"
+        ],
+        "labels": [
+          {
+            "text": "Cupertino",
+            "layer": "place_city",
+            "rect": {
+              "x": 10.25,
+              "y": 20,
+              "width": 60.5,
+              "height": 14
+            }
+          }
         ]
       }
 
@@ -102,7 +116,7 @@ final class MapLayoutTests: XCTestCase {
       coordinate: Coordinate(latitude: 37.3318, longitude: -122.0312), point: PixelPoint(x: 10.5, y: -0.001))
     let text = layout(user: user, tileZoom: nil).json
     XCTAssertTrue(text.contains("\"annotations\": [],\n"), text)
-    XCTAssertTrue(text.contains("\"droppedCallouts\": []\n}"), text)
+    XCTAssertTrue(text.contains("\"droppedCallouts\": [],\n  \"labels\": []\n}"), text)
     XCTAssertTrue(text.contains("\"zoom\": null,\n"), text)
     XCTAssertTrue(
       text.contains(
@@ -126,12 +140,12 @@ final class MapLayoutTests: XCTestCase {
       coordinate: Coordinate(latitude: 37.3318, longitude: -122.0312), point: PixelPoint(x: 10, y: 20))
     let root = try parse(
       layout(annotations: [annotation(subtitle: "Landmark", callout: callout)], user: user).json)
-    // ARCHITECTURE.md §4 lists these; `droppedCallouts` is mymap's addition.
+    // ARCHITECTURE.md §5 lists these.
     XCTAssertEqual(
       Set(root.keys),
       [
         "width", "height", "scale", "format", "camera", "bounds", "tiles", "annotations", "user",
-        "droppedCallouts",
+        "droppedCallouts", "labels",
       ])
     XCTAssertEqual(root["width"] as? Int, 1600)
     XCTAssertEqual(root["height"] as? Int, 1200)

@@ -284,7 +284,29 @@ final class SnapshotterTests: XCTestCase {
     XCTAssertEqual(result.layout.tiles.missing, 0)
     XCTAssertEqual(result.layout.tiles.drawn, result.layout.tiles.needed)
     XCTAssertEqual(result.layout.tiles.source, RenderKit.fixtureTilesPath)
-    XCTAssertEqual(result.warnings, [])
+    // Every tile is there; only the zoom was held back (the fixture ends at zoom 5).
+    XCTAssertEqual(
+      result.warnings.map(\.description),
+      [
+        "the places would fit at zoom 11, but \(RenderKit.fixtureTilesPath) has no tiles that deep: drawn at zoom"
+          + " 7 (raster tiles are enlarged at most 4 times)"
+      ])
+  }
+
+  func testARasterZoomHeldBackIsSaidOnceAndAVectorSourceIsNot() throws {
+    var request = RenderKit.request([RenderKit.place("paris", 48.8566, 2.3522)], width: 400, height: 300)
+    request.tiles = try RenderKit.fixtureTiles()
+    let capped = try Snapshotter.render(request)
+    XCTAssertEqual(capped.layout.camera.zoom, 7)
+    guard case .zoomCapped(let wanted, let drawn, let source)? = capped.warnings.first else {
+      return XCTFail("expected the zoom to be held back: \(capped.warnings)")
+    }
+    XCTAssertGreaterThan(wanted, 7)
+    XCTAssertEqual(drawn, 7)
+    XCTAssertEqual(source, RenderKit.fixtureTilesPath)
+    // A given zoom is used as it is: nothing to say.
+    request.zoom = 7
+    XCTAssertEqual(try Snapshotter.render(request).warnings, [])
   }
 
   // MARK: Overrides and the output itself

@@ -1,5 +1,5 @@
 /// Why an expression failed on one feature. Cheap to make: the message is built only when a constant
-/// expression fails at compile time, where it becomes a `StyleError`.
+/// expression fails at compile time, where it becomes a `MapStyleError`.
 struct EvaluationError: Error {
   enum Reason {
     case typeMismatch(expected: ExpressionType, found: StyleValue)

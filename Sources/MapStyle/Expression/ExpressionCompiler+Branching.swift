@@ -9,7 +9,7 @@ extension ExpressionCompiler {
   }
 
   func compileMatch(_ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int)
-    throws(StyleError)
+    throws(MapStyleError)
     -> Compiled
   {
     guard arguments.count >= 4, arguments.count % 2 == 0 else {
@@ -49,7 +49,7 @@ extension ExpressionCompiler {
     return try node(expression, outputType ?? otherwise.type, [input] + outputs + [otherwise])
   }
 
-  private func matchLabel(_ label: JSONValue) throws(StyleError) -> (StyleValue, ExpressionType) {
+  private func matchLabel(_ label: JSONValue) throws(MapStyleError) -> (StyleValue, ExpressionType) {
     switch label {
     case .string(let text):
       return (.string(text), .string)
@@ -64,7 +64,7 @@ extension ExpressionCompiler {
   }
 
   func compileCase(_ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int)
-    throws(StyleError)
+    throws(MapStyleError)
     -> Compiled
   {
     guard arguments.count >= 3, arguments.count % 2 == 1 else {
@@ -88,7 +88,7 @@ extension ExpressionCompiler {
   }
 
   func compileCoalesce(_ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int)
-    throws(StyleError) -> Compiled
+    throws(MapStyleError) -> Compiled
   {
     try requireAtLeast("coalesce", arguments, 1)
     var outputType = branchType(expected)
@@ -106,7 +106,8 @@ extension ExpressionCompiler {
   }
 
   /// Stop inputs: literal numbers in strictly ascending order.
-  private func stopInput(_ json: JSONValue, after previous: Double?, operator name: String) throws(StyleError)
+  private func stopInput(_ json: JSONValue, after previous: Double?, operator name: String)
+    throws(MapStyleError)
     -> Double
   {
     guard case .number(let stop) = json else {
@@ -119,7 +120,7 @@ extension ExpressionCompiler {
   }
 
   func compileStep(_ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int)
-    throws(StyleError)
+    throws(MapStyleError)
     -> Compiled
   {
     guard arguments.count >= 4, arguments.count % 2 == 0 else {
@@ -146,7 +147,7 @@ extension ExpressionCompiler {
     _ arguments: ArraySlice<JSONValue>, expected: ExpressionType?,
     space: Expression.Interpolation.ColorSpace? = nil,
     depth: Int
-  ) throws(StyleError) -> Compiled {
+  ) throws(MapStyleError) -> Compiled {
     let name = space.map { "interpolate-\($0.rawValue)" } ?? "interpolate"
     guard arguments.count >= 4, arguments.count % 2 == 0 else {
       throw fail("\"\(name)\" takes a curve, an input and stop/output pairs")
@@ -196,7 +197,7 @@ extension ExpressionCompiler {
     }
   }
 
-  private func interpolationCurve(_ json: JSONValue) throws(StyleError) -> Expression.Interpolation.Curve {
+  private func interpolationCurve(_ json: JSONValue) throws(MapStyleError) -> Expression.Interpolation.Curve {
     guard case .array(let parts) = json, case .string(let name)? = parts.first else {
       throw fail(
         "\"interpolate\" needs a curve: [\"linear\"], [\"exponential\", base] or [\"cubic-bezier\", …]")
@@ -222,7 +223,7 @@ extension ExpressionCompiler {
   }
 
   func compileLet(_ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int)
-    throws(StyleError)
+    throws(MapStyleError)
     -> Compiled
   {
     guard arguments.count >= 3, arguments.count % 2 == 1 else {

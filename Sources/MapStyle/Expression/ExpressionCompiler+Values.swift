@@ -1,12 +1,12 @@
 import JSON
 
 extension ExpressionCompiler {
-  func compileComparison(_ name: String, _ arguments: ArraySlice<JSONValue>, depth: Int) throws(StyleError)
+  func compileComparison(_ name: String, _ arguments: ArraySlice<JSONValue>, depth: Int) throws(MapStyleError)
     -> Compiled
   {
     // A third argument would be a collator, which this module does not evaluate.
     if arguments.count == 3 {
-      throw StyleError.unknownOperator(layer: layer, property: property, operator: "collator")
+      throw MapStyleError.unknownOperator(layer: layer, property: property, operator: "collator")
     }
     try requireArguments(name, arguments, 2...2)
     let isEquality = name == "==" || name == "!="
@@ -45,7 +45,7 @@ extension ExpressionCompiler {
     return try node(.ordering(ordering, left.expression, right.expression), .boolean, [left, right])
   }
 
-  func compileIn(_ arguments: ArraySlice<JSONValue>, depth: Int) throws(StyleError) -> Compiled {
+  func compileIn(_ arguments: ArraySlice<JSONValue>, depth: Int) throws(MapStyleError) -> Compiled {
     try requireArguments("in", arguments, 2...2)
     let needle = try compile(arguments[arguments.startIndex], expected: .value, depth: depth + 1)
     let haystack = try compile(arguments[arguments.startIndex + 1], expected: .value, depth: depth + 1)
@@ -61,7 +61,7 @@ extension ExpressionCompiler {
   /// operator.
   func compileValueOperator(
     _ name: String, _ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int
-  ) throws(StyleError) -> Compiled {
+  ) throws(MapStyleError) -> Compiled {
     switch name {
     case "concat":
       let parts = try compileAll(arguments, expected: .value, depth: depth)
@@ -160,7 +160,7 @@ extension ExpressionCompiler {
       return try node(.colorComponents(color.expression), .array(.number, count: 4), [color])
     default:
       guard let operation = Expression.Arithmetic(rawValue: name) else {
-        throw StyleError.unknownOperator(layer: layer, property: property, operator: name)
+        throw MapStyleError.unknownOperator(layer: layer, property: property, operator: name)
       }
       if let arity = operation.arity {
         try requireArguments(name, arguments, arity)
@@ -171,7 +171,7 @@ extension ExpressionCompiler {
   }
 
   /// `["array", value]`, `["array", itemType, value]` or `["array", itemType, length, value]`.
-  private func compileArrayAssertion(_ arguments: ArraySlice<JSONValue>, depth: Int) throws(StyleError)
+  private func compileArrayAssertion(_ arguments: ArraySlice<JSONValue>, depth: Int) throws(MapStyleError)
     -> Compiled
   {
     try requireArguments("array", arguments, 1...3)
@@ -201,7 +201,8 @@ extension ExpressionCompiler {
   }
 
   /// `format` keeps only the text of its sections: fonts, scales and colours per section are not drawn.
-  private func compileFormat(_ arguments: ArraySlice<JSONValue>, depth: Int) throws(StyleError) -> Compiled {
+  private func compileFormat(_ arguments: ArraySlice<JSONValue>, depth: Int) throws(MapStyleError) -> Compiled
+  {
     try requireAtLeast("format", arguments, 1)
     if case .object = arguments[arguments.startIndex] {
       throw fail("\"format\" must start with a text section")

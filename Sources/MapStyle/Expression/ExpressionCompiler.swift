@@ -28,7 +28,7 @@ struct ExpressionCompiler {
   /// Compiles `json` as an expression whose value must fit `expected` (nil: any).
   /// `omitAnnotation` leaves out the inserted check, for `coalesce`'s arguments.
   func compile(_ json: JSONValue, expected: ExpressionType?, omitAnnotation: Bool = false, depth: Int = 0)
-    throws(StyleError) -> Compiled
+    throws(MapStyleError) -> Compiled
   {
     guard depth <= StyleLimits.maximumExpressionDepth else {
       throw .limitExceeded(
@@ -57,7 +57,7 @@ struct ExpressionCompiler {
   }
 
   /// A property's plain value (not an expression): checked against the property's type like a literal.
-  func compileConstant(_ json: JSONValue, expected: ExpressionType) throws(StyleError) -> Compiled {
+  func compileConstant(_ json: JSONValue, expected: ExpressionType) throws(MapStyleError) -> Compiled {
     try checkSize(of: json)
     let value = StyleValue(json: json)
     var type = ExpressionType.of(value)
@@ -66,11 +66,11 @@ struct ExpressionCompiler {
     return try folded(try annotate(literal, expected: expected, omit: false))
   }
 
-  func fail(_ message: String) -> StyleError {
+  func fail(_ message: String) -> MapStyleError {
     .invalidLayer(layer: layer, property: property, message: message)
   }
 
-  func checkLength(_ count: Int) throws(StyleError) {
+  func checkLength(_ count: Int) throws(MapStyleError) {
     guard count <= StyleLimits.maximumArrayLength else {
       throw .limitExceeded(
         layer: layer, what: "an array in \(property)", limit: StyleLimits.maximumArrayLength)
@@ -78,7 +78,7 @@ struct ExpressionCompiler {
   }
 
   /// Checks every array in a literal value against the length cap.
-  func checkSize(of json: JSONValue) throws(StyleError) {
+  func checkSize(of json: JSONValue) throws(MapStyleError) {
     switch json {
     case .array(let elements):
       try checkLength(elements.count)
@@ -94,7 +94,7 @@ struct ExpressionCompiler {
   func node(
     _ expression: Expression, _ type: ExpressionType, _ children: [Compiled], adding own: Dependence = []
   )
-    throws(StyleError) -> Compiled
+    throws(MapStyleError) -> Compiled
   {
     var dependence = own
     var nodes = 1
@@ -110,7 +110,8 @@ struct ExpressionCompiler {
   }
 
   /// Inserts the check or conversion the specification inserts where `expected` meets `compiled.type`.
-  func annotate(_ compiled: Compiled, expected: ExpressionType?, omit: Bool) throws(StyleError) -> Compiled {
+  func annotate(_ compiled: Compiled, expected: ExpressionType?, omit: Bool) throws(MapStyleError) -> Compiled
+  {
     guard let expected else { return compiled }
     let actual = compiled.type
     switch expected {
@@ -133,7 +134,7 @@ struct ExpressionCompiler {
   }
 
   /// Evaluates an expression that reads neither zoom nor feature once, now.
-  func folded(_ compiled: Compiled) throws(StyleError) -> Compiled {
+  func folded(_ compiled: Compiled) throws(MapStyleError) -> Compiled {
     guard compiled.dependence.isEmpty else { return compiled }
     if case .literal = compiled.expression { return compiled }
     do {
@@ -149,7 +150,7 @@ struct ExpressionCompiler {
 
   /// Compiles each argument with the same expected type.
   func compileAll(_ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int)
-    throws(StyleError)
+    throws(MapStyleError)
     -> [Compiled]
   {
     var result: [Compiled] = []
@@ -159,7 +160,7 @@ struct ExpressionCompiler {
   }
 
   func requireArguments(_ name: String, _ arguments: ArraySlice<JSONValue>, _ range: ClosedRange<Int>)
-    throws(StyleError)
+    throws(MapStyleError)
   {
     guard range.contains(arguments.count) else {
       let count =
@@ -169,7 +170,9 @@ struct ExpressionCompiler {
     }
   }
 
-  func requireAtLeast(_ name: String, _ arguments: ArraySlice<JSONValue>, _ minimum: Int) throws(StyleError) {
+  func requireAtLeast(_ name: String, _ arguments: ArraySlice<JSONValue>, _ minimum: Int)
+    throws(MapStyleError)
+  {
     guard arguments.count >= minimum else {
       throw fail("\"\(name)\" takes at least \(minimum) arguments, found \(arguments.count)")
     }
@@ -177,7 +180,7 @@ struct ExpressionCompiler {
 
   private func compileOperator(
     _ name: String, _ arguments: ArraySlice<JSONValue>, expected: ExpressionType?, depth: Int
-  ) throws(StyleError) -> Compiled {
+  ) throws(MapStyleError) -> Compiled {
     switch name {
     case "literal":
       try requireArguments(name, arguments, 1...1)
@@ -246,7 +249,7 @@ struct ExpressionCompiler {
   }
 
   private func compileLookup(_ name: String, _ arguments: ArraySlice<JSONValue>, depth: Int)
-    throws(StyleError)
+    throws(MapStyleError)
     -> Compiled
   {
     try requireArguments(name, arguments, 1...2)

@@ -138,7 +138,7 @@ extension JSONValue {
 
 extension ExpressionCompiler {
   /// A layer filter in either syntax, compiled to a boolean expression.
-  func compileFilter(_ filter: JSONValue, depth: Int = 0) throws(StyleError) -> Compiled {
+  func compileFilter(_ filter: JSONValue, depth: Int = 0) throws(MapStyleError) -> Compiled {
     guard depth <= StyleLimits.maximumExpressionDepth else {
       throw .limitExceeded(
         layer: layer, what: "filter nesting depth", limit: StyleLimits.maximumExpressionDepth)
@@ -199,7 +199,7 @@ extension ExpressionCompiler {
       return try legacyNode(
         .presence(try legacyKey(arguments.first, operator: name), negated: name == "!has"))
     default:
-      throw StyleError.unknownOperator(layer: layer, property: property, operator: name)
+      throw MapStyleError.unknownOperator(layer: layer, property: property, operator: name)
     }
   }
 
@@ -207,7 +207,7 @@ extension ExpressionCompiler {
     Compiled(expression: .literal(.bool(flag)), type: .boolean, dependence: [], nodes: 1)
   }
 
-  private func legacyKey(_ json: JSONValue?, operator name: String) throws(StyleError) -> LegacyKey {
+  private func legacyKey(_ json: JSONValue?, operator name: String) throws(MapStyleError) -> LegacyKey {
     guard case .string(let key)? = json else {
       throw fail("legacy filter \"\(name)\" needs a property name first")
     }
@@ -216,7 +216,7 @@ extension ExpressionCompiler {
 
   /// `$type` compares only for (in)equality with geometry type names, as MapLibre requires.
   private func checkGeometryTypeTest(_ key: LegacyKey, operator name: String, values: [StyleValue])
-    throws(StyleError)
+    throws(MapStyleError)
   {
     guard key == .geometryType else { return }
     let isEquality = ["==", "!=", "in", "!in"].contains(name)
@@ -225,7 +225,7 @@ extension ExpressionCompiler {
     }
   }
 
-  private func legacyNode(_ test: LegacyFilterTest) throws(StyleError) -> Compiled {
+  private func legacyNode(_ test: LegacyFilterTest) throws(MapStyleError) -> Compiled {
     try node(.legacyTest(test), .boolean, [], adding: test.key == .id ? [.feature, .featureID] : .feature)
   }
 }

@@ -75,7 +75,8 @@ struct LegacyFunction: Sendable {
 
 extension ExpressionCompiler {
   /// Compiles a legacy function object for a property described by `rules`.
-  func compileFunction(_ members: [JSONValue.Member], rules: PropertyRules) throws(StyleError) -> Compiled {
+  func compileFunction(_ members: [JSONValue.Member], rules: PropertyRules) throws(MapStyleError) -> Compiled
+  {
     let object = JSONValue.object(members)
     let propertyName: String?
     switch object["property"] {
@@ -100,7 +101,7 @@ extension ExpressionCompiler {
       type = name
     case let other?: throw fail("unknown function type \(other.summary)")
     }
-    let fallback = try object["default"].map { (json) throws(StyleError) in
+    let fallback = try object["default"].map { (json) throws(MapStyleError) in
       try compileOutput(json, rules: rules)
     }
     if type == "identity" {
@@ -149,7 +150,7 @@ extension ExpressionCompiler {
   private func compileStops(
     _ stops: [(input: JSONValue, output: JSONValue)], input: LegacyFunction.Input, method spec: MethodSpec,
     fallback: Compiled?, rules: PropertyRules
-  ) throws(StyleError) -> Compiled {
+  ) throws(MapStyleError) -> Compiled {
     var outputs: [Compiled] = []
     for stop in stops { outputs.append(try compileOutput(stop.output, rules: rules)) }
     var method: LegacyFunction.Method
@@ -191,7 +192,7 @@ extension ExpressionCompiler {
     _ stops: [(input: JSONValue, output: JSONValue)], property: String, method spec: MethodSpec,
     fallback: Compiled?,
     rules: PropertyRules
-  ) throws(StyleError) -> Compiled {
+  ) throws(MapStyleError) -> Compiled {
     var zooms: [Double] = []
     var groups: [[(input: JSONValue, output: JSONValue)]] = []
     for stop in stops {
@@ -218,14 +219,14 @@ extension ExpressionCompiler {
   }
 
   /// A stop output or default: a plain value of the property's type (tokens resolved for text).
-  private func compileOutput(_ json: JSONValue, rules: PropertyRules) throws(StyleError) -> Compiled {
+  private func compileOutput(_ json: JSONValue, rules: PropertyRules) throws(MapStyleError) -> Compiled {
     if rules.tokens, case .string(let text) = json { return try compileTokens(text) }
     return try compileConstant(json, expected: rules.type)
   }
 
   /// A `text-field` string with `{property}` tokens: each token becomes the property's text, or
   /// nothing when the feature lacks it. Text without tokens stays a constant.
-  func compileTokens(_ text: String) throws(StyleError) -> Compiled {
+  func compileTokens(_ text: String) throws(MapStyleError) -> Compiled {
     var parts: [Compiled] = []
     var literal = ""
     var rest = text[...]

@@ -1,12 +1,14 @@
 import MapMath
 import Tiles
 
-/// The basemap stage: what is drawn under the overlays, loaded for the final camera. Raster tiles when the
-/// request has a tile source, else the built-in vector basemap (its labels clear of the overlays' claims),
-/// else nothing but the style's background.
+/// The basemap stage: what is drawn under the overlays, loaded for the final camera. Raster tiles or vector
+/// tiles (drawn with the request's map style) when the request has a tile source, else the built-in vector
+/// basemap; the labels of either vector basemap keep clear of the overlays' claims. Without any of these,
+/// nothing but the style's background.
 struct Basemap {
   var raster: BasemapLayer?
   var vector: VectorBasemapLayer?
+  var vectorTiles: VectorMapLayer?
   var summary: MapLayout.TileSummary
 
   /// Loads the basemap; `overlayClaims` (points) are what its labels keep clear of. Tiles that cannot be
@@ -16,6 +18,11 @@ struct Basemap {
     warnings: inout [RenderWarning]
   ) throws(RenderError) -> Basemap {
     if let source = request.tiles {
+      if source.content == .vector {
+        return try loadVectorTiles(
+          from: source, for: request, camera: camera, overlayClaims: overlayClaims, measuring: measuring,
+          warnings: &warnings)
+      }
       return try loadTiles(from: source, for: request, camera: camera, warnings: &warnings)
     }
     guard let builtin = request.basemap else {
@@ -37,6 +44,7 @@ struct Basemap {
   func draw(on canvas: Canvas, camera: Camera) {
     raster?.draw(on: canvas, camera: camera)
     vector?.draw(on: canvas)
+    vectorTiles?.draw(on: canvas)
   }
 
   /// The built-in basemap's labels as drawn, in image pixels.
@@ -44,14 +52,49 @@ struct Basemap {
     vector?.drawnLabels(scale: scale) ?? []
   }
 
+  /// Every basemap label as drawn, for the layout JSON, in image pixels.
+  func layoutLabels(scale: Double) -> [MapLayout.MapLabel] {
+    let builtin = labels(scale: scale).map {
+      MapLayout.MapLabel(text: $0.text, layer: $0.kind.rawValue, rect: $0.rect)
+    }
+    let fromTiles = (vectorTiles?.labels ?? []).map {
+      MapLayout.MapLabel(text: $0.text, layer: $0.layer, rect: $0.rect)
+    }
+    return builtin + fromTiles
+  }
+
+  /// Vector tiles drawn with the request's MapLibre style, their labels clear of `overlayClaims`.
+  private static func loadVectorTiles(
+    from source: any TileSource, for request: RenderRequest, camera: Camera, overlayClaims: [PixelRect],
+    measuring: MeasuringContext, warnings: inout [RenderWarning]
+  ) throws(RenderError) -> Basemap {
+    guard let style = request.mapStyle else { throw RenderError.noMapStyle(source: "\(source)") }
+    let layer: VectorMapLayer
+    do throws(VectorMapError) {
+      layer = try VectorMapLayer(
+        supply: TileSourceVectorTiles(source: source), style: style, camera: camera, obstacles: overlayClaims,
+        measuring: measuring)
+    } catch {
+      throw RenderError.tileSource("\(error)")
+    }
+    let failed = layer.tiles.filter { if case .failed = $0.content { return true } else { return false } }
+    let missing = layer.tiles.filter { if case .missing = $0.content { return true } else { return false } }
+    if request.requireAllTiles, !failed.isEmpty || !missing.isEmpty {
+      throw RenderError.incompleteBasemap(
+        missing: failed.count + missing.count, needed: layer.tiles.count, source: "\(source)")
+    }
+    warnings += layer.warnings
+    return Basemap(
+      vectorTiles: layer,
+      summary: .init(
+        source: "\(source)", zoom: layer.tiling.dataZoom, needed: layer.tiles.count,
+        drawn: layer.tiles.count - failed.count - missing.count, missing: failed.count + missing.count))
+  }
+
   private static func loadTiles(
     from source: any TileSource, for request: RenderRequest, camera: Camera,
     warnings: inout [RenderWarning]
   ) throws(RenderError) -> Basemap {
-    guard source.content == .raster else {
-      throw RenderError.tileSource(
-        "\(source) holds vector tiles (Mapbox Vector Tiles), which need a map style to be drawn")
-    }
     let tileZoom = camera.tileZoom(tileSize: source.tileSize, available: source.zoomRange)
     let range = camera.tileRange(tileZoom: tileZoom)
     // Counted from the range before listing it: a source with only deep zooms could ask for millions.

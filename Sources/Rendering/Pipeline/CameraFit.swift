@@ -7,7 +7,42 @@ enum CameraFit {
   /// How many times the fit drops what does not fit and fits again, at most.
   static let refits = 3
 
-  static func camera(for request: RenderRequest, overlays: [any MapOverlay]) throws(RenderError) -> Camera {
+  /// The deepest zoom a map is fitted at: vector basemaps (built-in or tiles) stay crisp at any zoom.
+  static let maximumZoom = 22.0
+  /// Without a tile source (the built-in basemap, or nothing), as before vector tiles.
+  static let maximumBuiltinZoom = 19.0
+
+  /// The camera, and a warning when raster tiles kept it from the zoom the places would fit at.
+  static func camera(for request: RenderRequest, overlays: [any MapOverlay]) throws(RenderError)
+    -> (camera: Camera, warnings: [RenderWarning])
+  {
+    guard let tiles = request.tiles else {
+      return (try camera(for: request, overlays: overlays, limits: 0...maximumBuiltinZoom), [])
+    }
+    guard tiles.content == .raster else {
+      return (try camera(for: request, overlays: overlays, limits: 0...maximumZoom), [])
+    }
+    let cap = min(maximumBuiltinZoom, Double(tiles.zoomRange.upperBound) + Snapshotter.maximumOverzoom)
+    let capped = try camera(for: request, overlays: overlays, limits: 0...cap)
+    guard request.zoom == nil, cap < maximumBuiltinZoom, capped.zoom >= cap - 1e-9 else {
+      return (capped, [])
+    }
+    let wanted = try camera(for: request, overlays: overlays, limits: 0...maximumBuiltinZoom)
+    guard wanted.zoom > capped.zoom + 1e-9 else { return (capped, []) }
+    return (capped, [.zoomCapped(wanted: wanted.zoom, drawn: capped.zoom, source: "\(tiles)")])
+  }
+
+  /// Whole zooms for raster tiles (drawn 1:1, crisp), any zoom for vector basemaps, unless asked.
+  static func snapping(for request: RenderRequest) -> ZoomSnapping {
+    if let asked = request.zoomSnapping { return asked }
+    guard let tiles = request.tiles else { return .fractional }
+    return tiles.content == .raster ? .integer : .fractional
+  }
+
+  private static func camera(
+    for request: RenderRequest, overlays: [any MapOverlay], limits: ClosedRange<Double>
+  ) throws(RenderError) -> Camera {
+    let snapping = snapping(for: request)
     let coordinates = request.annotations.map(\.coordinate)
     var region = Region.forAnnotations(coordinates, user: request.user?.coordinate)
     if let spanMeters = request.spanMeters, let center = request.center ?? region?.center {
@@ -16,15 +51,11 @@ enum CameraFit {
       region = Region.around(center)
     }
     guard let region else { throw RenderError.nothingToShow }
-    var limits = 0.0...19.0
-    if let tiles = request.tiles {
-      limits = 0...min(19, Double(tiles.zoomRange.upperBound) + Snapshotter.maximumOverzoom)
-    }
     // A given span is shown as it is, whatever is drawn around the places.
     let fitsOverlays = request.spanMeters == nil
     // At most a quarter of the smaller side, so that a small image still has room for the map.
     let padding = min(request.padding, min(request.size.width, request.size.height) / 4)
-    func fit(leavingOut leftOut: [Set<Int>], snapping: ZoomSnapping = request.zoomSnapping) -> Camera {
+    func fit(leavingOut leftOut: [Set<Int>], snapping: ZoomSnapping = snapping) -> Camera {
       var extents: [OverlayExtent] = []
       if fitsOverlays {
         for (overlay, parts) in zip(overlays, leftOut) { extents += overlay.fitExtents(leavingOut: parts) }
@@ -55,8 +86,8 @@ enum CameraFit {
       }
       return (camera, leftOut)
     }
-    let refitted = refit(first, snapping: request.zoomSnapping)
-    guard request.zoomSnapping == .fractional else { return refitted.camera }
+    let refitted = refit(first, snapping: snapping)
+    guard snapping == .fractional else { return refitted.camera }
     // What fits depends on the zoom: the fractional rounds can keep a wide callout that whole zooms drop, and
     // end farther out than whole zooms would. The tightest fit is never looser than that.
     let whole = refit(fit(leavingOut: nothingLeftOut, snapping: .integer), snapping: .integer)

@@ -37,7 +37,7 @@ final class VectorMapLayer {
   let tiling: VectorMapTiling
   let tiles: [MapTile]
   /// What the map could not draw as asked (tiles that failed, layers of other sources).
-  private(set) var warnings: [String] = []
+  private(set) var warnings: [RenderWarning] = []
   private var steps: [Step] = []
   private let labelLayers: [PlacedLabelLayer]
 
@@ -83,7 +83,7 @@ final class VectorMapLayer {
       return true
     }
     for source in otherSources {
-      warnings.append("style source \"\(source)\" is not drawn: the map draws one vector tile source")
+      warnings.append(.styleSourceNotDrawn(source))
     }
     let tiles = MapTile.load(
       tiling.placements, from: supply, layers: Set(drawn.compactMap(\.sourceLayer)))
@@ -92,9 +92,9 @@ final class VectorMapLayer {
     for tile in tiles {
       guard case .failed(let reason) = tile.content else { continue }
       failed += 1
-      if failed <= 3 { warnings.append("vector tile \(tile.tile): \(reason); drawn as a placeholder") }
+      if failed <= 3 { warnings.append(.vectorTileUndrawable(tile.tile, reason: reason)) }
     }
-    if failed > 3 { warnings.append("\(failed - 3) more vector tiles could not be read") }
+    if failed > 3 { warnings.append(.moreVectorTilesUndrawable(count: failed - 3)) }
 
     var sourcesByName: [String: [FeatureLayer?]] = [:]
     func sources(_ name: String) -> [FeatureLayer?] {

@@ -29,3 +29,15 @@ extension PMTilesArchive: VectorTileSupply {
     try self.tile(tile)
   }
 }
+
+/// Any tile source of vector tiles (an MBTiles file, a PMTiles archive, a folder, a tile server's cache)
+/// as a supply.
+struct TileSourceVectorTiles: VectorTileSupply {
+  let source: any TileSource
+
+  var zoomRange: ClosedRange<Int> { source.zoomRange }
+
+  func vectorTileBytes(_ tile: TileID) throws -> [UInt8]? {
+    try source.vectorTileBytes(tile)
+  }
+}

@@ -86,8 +86,10 @@ final class VectorMapDrawingTests: XCTestCase {
     XCTAssertEqual(image.pixel(400, 400), [255, 255, 255, 255], "a tile the source lacks is empty")
     XCTAssertEqual(layer.warnings.count, 2)
     XCTAssertTrue(
-      layer.warnings.contains { $0.hasPrefix("vector tile 14/9327/4742: the test source cannot read") })
-    XCTAssertTrue(layer.warnings.allSatisfy { $0.hasSuffix("drawn as a placeholder") })
+      layer.warnings.contains {
+        $0.description.hasPrefix("vector tile 14/9327/4742: the test source cannot read")
+      })
+    XCTAssertTrue(layer.warnings.allSatisfy { $0.description.hasSuffix("drawn as a placeholder") })
   }
 
   func testTranslucentFillsAndLinesShowNoSeamAtTileEdges() throws {

@@ -2,7 +2,7 @@ import JSON
 
 /// Why a style cannot be used. Every message names what to fix; the messages never name
 /// command-line flags (the caller adds those).
-public enum StyleError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum MapStyleError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file is not valid JSON.
   case syntax(JSONSyntaxError)
   /// The file is larger than the limit, in bytes.
