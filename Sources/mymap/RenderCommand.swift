@@ -39,8 +39,9 @@ enum RenderCommand {
       .value(
         "tiles", short: "t", valueName: "SOURCE",
         help:
-          "Basemap: a {z}/{x}/{y}.png tile folder, an .mbtiles file, a tile server's URL template like"
-          + " https://tile.openstreetmap.org/{z}/{x}/{y}.png (tiles are fetched into the tile cache, see"
+          "Basemap: a {z}/{x}/{y}.png tile folder, an .mbtiles or .pmtiles file of images or of vector"
+          + " tiles (a street map drawn with a MapLibre style, see --map-style), a tile server's URL template"
+          + " like https://tile.openstreetmap.org/{z}/{x}/{y}.png (tiles are fetched into the tile cache, see"
           + " 'mymap help tiles fetch'), or builtin (the default: the built-in vector basemap)."),
       .value(
         "style", valueName: "NAME|FILE", help: "A style from Styles/ or a style JSON file.",
@@ -50,7 +51,10 @@ enum RenderCommand {
       .value(
         "padding", valueName: "PT", help: "Space between the drawn overlays and the image edge.",
         default: "20"),
-      .flag("fractional-zoom", help: "Fit with any zoom, not only whole ones (tiles are resampled)."),
+      .flag(
+        "fractional-zoom",
+        help:
+          "Fit raster tiles with any zoom, not only whole ones (tiles are resampled); vector maps always do."),
       .flag(
         "offline",
         help:
