@@ -36,7 +36,7 @@ final class RemoteTilesRenderTests: XCTestCase {
     return RemoteTileSource(
       template: template, cache: cache,
       fetcher: TileFetcher(
-        version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5, sleep: { _ in })),
+        version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5)),
       attribution: "© Test tiles")
   }
 

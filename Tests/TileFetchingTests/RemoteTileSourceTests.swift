@@ -21,7 +21,7 @@ final class RemoteTileSourceTests: XCTestCase {
 
   private func fetcher() -> TileFetcher {
     TileFetcher(
-      version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5, sleep: { _ in }))
+      version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5))
   }
 
   private func openCache(_ kind: TestCacheKind, for template: TileURLTemplate) throws -> any TileCacheStore {

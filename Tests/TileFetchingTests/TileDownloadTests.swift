@@ -5,15 +5,24 @@ import TileFetching
 import Tiles
 import XCTest
 
-/// A clock the tests set by hand, shared with the download it drives.
-final class TestClock: @unchecked Sendable {
+/// A clock the tests set by hand, shared with the download it drives; its sleeps are recorded, not slept.
+final class TestClock: FetchClock, @unchecked Sendable {
   // The lock guards `current`, so the clock may be read from the download's tasks.
   private let lock = NSLock()
   private var current: Date
 
-  init(_ start: Date) { current = start }
+  init(_ start: Date, sleeps: SharedList<Double>? = nil) {
+    current = start
+    self.sleeps = sleeps
+  }
 
-  var now: Date {
+  private let sleeps: SharedList<Double>?
+
+  func now() -> Date { time }
+
+  func sleep(seconds: Double) async throws { sleeps?.add(seconds) }
+
+  var time: Date {
     get {
       lock.lock()
       defer { lock.unlock() }
@@ -26,8 +35,6 @@ final class TestClock: @unchecked Sendable {
     }
   }
 
-  /// The clock as the closure `TileDownload` takes.
-  var function: @Sendable () -> Date { { self.now } }
 }
 
 /// Values collected from several threads, in the order they came.
@@ -107,10 +114,9 @@ final class TileDownloadTests: XCTestCase {
     server = nil
   }
 
-  private func fetcher() -> TileFetcher {
-    let sleeps = sleeps!
-    let policy = TileFetchPolicy(baseDelay: 0, maximumRetryAfter: 30, timeout: 5, sleep: { sleeps.add($0) })
-    return TileFetcher(version: "0.0.1-test", policy: policy)
+  private func fetcher(_ clock: TestClock) -> TileFetcher {
+    let policy = TileFetchPolicy(baseDelay: 0, maximumRetryAfter: 30, timeout: 5)
+    return TileFetcher(version: "0.0.1-test", policy: policy, clock: clock)
   }
 
   private func openCache(_ kind: TestCacheKind, for template: TileURLTemplate, name: String = "")
@@ -125,7 +131,7 @@ final class TileDownloadTests: XCTestCase {
     _ template: TileURLTemplate, into cache: any TileCacheStore, clock: TestClock, concurrency: Int = 2
   ) -> TileDownload {
     TileDownload(
-      template: template, fetcher: fetcher(), cache: cache, concurrency: concurrency, now: clock.function)
+      template: template, fetcher: fetcher(clock), cache: cache, concurrency: concurrency)
   }
 
   /// Tiles `z/0/0` … `z/(count-1)/0`: with a `{s:…}` template, tile x asks for the x-th behaviour.
@@ -160,7 +166,7 @@ final class TileDownloadTests: XCTestCase {
       try cache.store(stale, data: png, freshness: staleRecord)
       try cache.store(expiring, data: png, freshness: expiringRecord)
       try cache.commit()
-      let clock = TestClock(t0)
+      let clock = TestClock(t0, sleeps: sleeps)
       let download = makeDownload(template, into: cache, clock: clock)
       let tiles = [absent, fresh, stale, expiring]
       XCTAssertEqual(
@@ -170,12 +176,12 @@ final class TileDownloadTests: XCTestCase {
           PendingTile(tile: stale, cached: staleRecord, hasCachedCopy: true),
         ], kind.rawValue)
       // Exactly at its expiry a tile is stale.
-      clock.now = t0.addingTimeInterval(60)
+      clock.time = t0.addingTimeInterval(60)
       XCTAssertEqual(
         try download.pending(tiles).map(\.tile), [absent, stale, expiring], kind.rawValue)
       XCTAssertEqual(try download.pending(tiles)[2].cached, expiringRecord, kind.rawValue)
       // Two hours on, every tile needs a request; only the absent one has no copy.
-      clock.now = t0.addingTimeInterval(7_200)
+      clock.time = t0.addingTimeInterval(7_200)
       XCTAssertEqual(
         try download.pending(tiles).map(\.tile), [absent, fresh, stale, expiring], kind.rawValue)
       XCTAssertEqual(
@@ -200,7 +206,7 @@ final class TileDownloadTests: XCTestCase {
       try cache.entry(for: tile(5, 8, 3)),
       CachedTileEntry(freshness: record(etag: "\"x\"", expires: t0), isPresent: false))
 
-    let download = makeDownload(template, into: cache, clock: TestClock(t0))
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps))
     XCTAssertEqual(
       try download.pending([tile(5, 7, 3), tile(5, 8, 3)]),
       [
@@ -218,7 +224,7 @@ final class TileDownloadTests: XCTestCase {
     var requestsSoFar = 0
     for kind in TestCacheKind.allCases {
       let cache = try openCache(kind, for: template)
-      let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 3)
+      let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps), concurrency: 3)
       let pending = try download.pending(tiles)
       XCTAssertEqual(pending.count, tiles.count)
       let report = try await download.run(pending)
@@ -257,7 +263,7 @@ final class TileDownloadTests: XCTestCase {
       XCTAssertEqual(temporaryFileNames(under: folder), [])
 
       // A second run with the same clock has nothing to do.
-      let again = makeDownload(template, into: reopened, clock: TestClock(t0))
+      let again = makeDownload(template, into: reopened, clock: TestClock(t0, sleeps: sleeps))
       let nothing = try again.pending(tiles)
       XCTAssertEqual(nothing, [], kind.rawValue)
       let empty = try await again.run(nothing)
@@ -274,7 +280,7 @@ final class TileDownloadTests: XCTestCase {
     for kind in TestCacheKind.allCases {
       let before = server.requests().count
       let cache = try openCache(kind, for: template)
-      let clock = TestClock(t0)
+      let clock = TestClock(t0, sleeps: sleeps)
       let first = try await makeDownload(template, into: cache, clock: clock).run(
         makeDownload(template, into: cache, clock: clock).pending([id]))
       XCTAssertEqual(first.stored, 1, kind.rawValue)
@@ -282,11 +288,11 @@ final class TileDownloadTests: XCTestCase {
         try cache.entry(for: id)?.freshness,
         TileFreshness(etag: "\"v1\"", expires: t0.addingTimeInterval(120), fetched: t0), kind.rawValue)
       // Within its max-age the tile is fresh.
-      clock.now = t0.addingTimeInterval(119)
+      clock.time = t0.addingTimeInterval(119)
       XCTAssertEqual(try makeDownload(template, into: cache, clock: clock).pending([id]), [], kind.rawValue)
 
       let later = t0.addingTimeInterval(3_600)
-      clock.now = later
+      clock.time = later
       let download = makeDownload(template, into: cache, clock: clock)
       let pending = try download.pending([id])
       XCTAssertEqual(
@@ -325,7 +331,7 @@ final class TileDownloadTests: XCTestCase {
       try cache.store(id, data: old, freshness: record(etag: "\"v1\"", expires: t0.addingTimeInterval(-60)))
       try cache.commit()
       let later = t0.addingTimeInterval(30)
-      let download = makeDownload(template, into: cache, clock: TestClock(later))
+      let download = makeDownload(template, into: cache, clock: TestClock(later, sleeps: sleeps))
       let report = try await download.run(try download.pending([id]))
       XCTAssertEqual(report.stored, 1, kind.rawValue)
       XCTAssertEqual(report.confirmed, 0, kind.rawValue)
@@ -342,7 +348,7 @@ final class TileDownloadTests: XCTestCase {
   func testNotFoundIsMissingAndNotAFailure() async throws {
     let template = try mixed(["missing", "ok"])
     let cache = try openCache(.mbtiles, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0))
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps))
     let tiles = row(6).reversed().map { $0 }
     let report = try await download.run(try download.pending(tiles))
     XCTAssertEqual(report.requested, 6)
@@ -369,7 +375,7 @@ final class TileDownloadTests: XCTestCase {
     for kind in TestCacheKind.allCases {
       let before = server.requests().count
       let cache = try openCache(kind, for: template)
-      let download = makeDownload(template, into: cache, clock: TestClock(t0))
+      let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps))
       let report = try await download.run(try download.pending(tiles))
       XCTAssertEqual(report.requested, 5, kind.rawValue)
       XCTAssertEqual(report.stored, 0, kind.rawValue)
@@ -400,7 +406,7 @@ final class TileDownloadTests: XCTestCase {
 
       // Busy: 503 more often than the fetcher tries.
       let busyCache = try openCache(kind, for: busy, name: "-busy")
-      let busyDownload = makeDownload(busy, into: busyCache, clock: TestClock(t0))
+      let busyDownload = makeDownload(busy, into: busyCache, clock: TestClock(t0, sleeps: sleeps))
       let busyReport = try await busyDownload.run(try busyDownload.pending([busyTile]))
       XCTAssertEqual(busyReport.requested, 1, kind.rawValue)
       XCTAssertEqual(busyReport.stored, 0, kind.rawValue)
@@ -448,7 +454,7 @@ final class TileDownloadTests: XCTestCase {
       let template = try server.template(behaviour, query: "n=100&retry_after=0")
       let sleepsBefore = sleeps.list.count
       let cache = try openCache(.directory, for: template, name: behaviour)
-      let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+      let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps), concurrency: 2)
       let report = try await download.run(try download.pending(tiles))
       XCTAssertEqual(report.requested, 8, behaviour)
       XCTAssertEqual(report.stored, 0, behaviour)
@@ -484,7 +490,7 @@ final class TileDownloadTests: XCTestCase {
     let template = try server.template("limited", query: "n=100&retry_after=120")
     let cache = try openCache(.mbtiles, for: template)
     let tiles = row(6)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps), concurrency: 2)
     let report = try await download.run(try download.pending(tiles))
     XCTAssertEqual(report.failures.map(\.tile), tiles)
     XCTAssertEqual(
@@ -510,7 +516,7 @@ final class TileDownloadTests: XCTestCase {
     // x = 0…9: html ×4, error ×2, missing ×2, ok ×2.
     let template = try mixed(["html", "html", "error", "missing", "ok"])
     let cache = try openCache(.directory, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0))
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps))
     let report = try await download.run(try download.pending(row(10)))
     XCTAssertEqual(report.requested, 10)
     XCTAssertEqual(report.stored, 2)
@@ -531,7 +537,7 @@ final class TileDownloadTests: XCTestCase {
       let cache = try openCache(kind, for: template)
       for id in tiles.prefix(2) { try cache.store(id, data: old, freshness: staleRecord) }
       try cache.commit()
-      let download = makeDownload(template, into: cache, clock: TestClock(t0))
+      let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps))
       let pending = try download.pending(tiles)
       XCTAssertEqual(pending.map(\.hasCachedCopy), [true, true, false], kind.rawValue)
       let report = try await download.run(pending)
@@ -560,7 +566,7 @@ final class TileDownloadTests: XCTestCase {
     let template = try TileURLTemplate("http://127.0.0.1:\(port)/ok/{z}/{x}/{y}.png", environment: [:])
     let cache = try openCache(.mbtiles, for: template)
     let tiles = row(16)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps), concurrency: 2)
     let report = try await download.run(try download.pending(tiles))
     XCTAssertEqual(report.requested, 16)
     XCTAssertEqual(report.stored, 0)
@@ -595,7 +601,7 @@ final class TileDownloadTests: XCTestCase {
       "http://{s:127.0.0.1,127.0.0.2}:\(server.port)/ok/{z}/{x}/{y}.png", environment: [:])
     let cache = try openCache(.directory, for: template)
     let tiles = row(10)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps), concurrency: 2)
     let report = try await download.run(try download.pending(tiles))
     XCTAssertEqual(report.stored, 5)
     XCTAssertEqual(report.failures.count, 5)
@@ -610,7 +616,7 @@ final class TileDownloadTests: XCTestCase {
     // requests by the time the answer is reported.
     let template = try server.template("slow", query: "delay=0.2")
     let cache = try openCache(.directory, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 1)
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps), concurrency: 1)
     let server = server!
     let seen = SharedList<(done: Int, requests: Int)>()
     let report = try await download.run(try download.pending(row(4))) { progress in
@@ -625,7 +631,7 @@ final class TileDownloadTests: XCTestCase {
   func testNeverMoreRequestsThanTheConcurrencyAllows() async throws {
     let template = try server.template("slow", query: "delay=0.15")
     let cache = try openCache(.mbtiles, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps), concurrency: 2)
     let server = server!
     let seen = SharedList<(done: Int, requests: Int)>()
     let report = try await download.run(try download.pending(row(6))) { progress in
@@ -645,7 +651,7 @@ final class TileDownloadTests: XCTestCase {
     let template = try server.template("ok")
     let served = try tileServerPNG()
     let cache = try openCache(.directory, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 3)
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps), concurrency: 3)
     let seen = SharedList<TileDownloadProgress>()
     let report = try await download.run(try download.pending(row(7))) { seen.add($0) }
     let progress = seen.list
@@ -666,7 +672,7 @@ final class TileDownloadTests: XCTestCase {
     for kind in TestCacheKind.allCases {
       let before = server.requestCount("slow")
       let cache = try openCache(kind, for: template)
-      let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+      let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps), concurrency: 2)
       let pending = try download.pending(tiles)
       let cancellation = FetchCancellation()
       let server = server!
@@ -707,7 +713,8 @@ final class TileDownloadTests: XCTestCase {
           atPath: TestCacheKind.mbtiles.path(in: folder + "/mbtiles") + "-journal"))
       // The next run asks only for the two that were interrupted.
       XCTAssertEqual(
-        try makeDownload(template, into: reopened, clock: TestClock(t0)).pending(tiles).map(\.tile),
+        try makeDownload(template, into: reopened, clock: TestClock(t0, sleeps: sleeps)).pending(tiles).map(
+          \.tile),
         [tile(4, 3, 0), tile(4, 7, 0)], kind.rawValue)
     }
   }
@@ -715,7 +722,7 @@ final class TileDownloadTests: XCTestCase {
   func testCancelledBeforeItStartsNothingIsFetched() throws {
     let template = try server.template("slow", query: "delay=30")
     let cache = try openCache(.mbtiles, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0))
+    let download = makeDownload(template, into: cache, clock: TestClock(t0, sleeps: sleeps))
     let pending = try download.pending(row(3))
     let cancellation = FetchCancellation()
     cancellation.cancel()

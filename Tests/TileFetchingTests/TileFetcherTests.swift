@@ -11,8 +11,20 @@ import XCTest
   import FoundationNetworking
 #endif
 
-/// Records the delays the fetcher asks to sleep for, without sleeping.
-private final class SleepRecorder: @unchecked Sendable {
+/// Records the delays the fetcher asks to sleep for, without sleeping, and tells the time it is set to.
+private final class SleepRecorder: FetchClock, @unchecked Sendable {
+  private let realSleep: Bool
+  nonisolated(unsafe) var time = Date()
+
+  init(realSleep: Bool = false) { self.realSleep = realSleep }
+
+  func now() -> Date { time }
+
+  func sleep(seconds: Double) async throws {
+    record(seconds)
+    if realSleep { try await SystemClock().sleep(seconds: seconds) }
+  }
+
   // The lock guards `recorded`, so the recorder may be shared between tasks.
   private let lock = NSLock()
   private var recorded: [Double] = []
@@ -49,11 +61,9 @@ final class TileFetcherTests: XCTestCase {
     timeout: Double = 5, baseDelay: Double = 0.25, contact: String? = nil,
     maximumTileBytes: Int = TileFetchPolicy.defaultMaximumTileBytes
   ) -> TileFetcher {
-    let recorder = sleeps!
     let policy = TileFetchPolicy(
-      baseDelay: baseDelay, maximumRetryAfter: 30, timeout: timeout, maximumTileBytes: maximumTileBytes,
-      sleep: { recorder.record($0) })
-    return TileFetcher(version: "9.8.7", contact: contact, policy: policy)
+      baseDelay: baseDelay, maximumRetryAfter: 30, timeout: timeout, maximumTileBytes: maximumTileBytes)
+    return TileFetcher(version: "9.8.7", contact: contact, policy: policy, clock: sleeps)
   }
 
   private func fetch(_ behaviour: String, query: String = "", expectedSize: Int = 256, timeout: Double = 5)
@@ -291,9 +301,9 @@ final class TileFetcherTests: XCTestCase {
     _ template: TileURLTemplate, expectedSize: Int = 256, retina: Bool = false,
     revalidating cached: TileFreshness? = nil, at now: Date
   ) async throws -> FetchedTile {
-    try await fetcher().fetch(
-      someTile, from: template, expectedSize: expectedSize, retina: retina, revalidating: cached,
-      now: { now })
+    sleeps.time = now
+    return try await fetcher().fetch(
+      someTile, from: template, expectedSize: expectedSize, retina: retina, revalidating: cached)
   }
 
   func testFetchedTileCarriesItsCacheHeaders() async throws {
@@ -757,14 +767,9 @@ final class TileFetcherTests: XCTestCase {
   func testFlippingTheSwitchEndsAWaitWithinAQuarterSecond() async throws {
     // The server asks for 20 s; the fetcher really sleeps, and the switch is flipped half a second in.
     let stop = FetchCancellation()
-    let slices = SleepRecorder()
-    let policy = TileFetchPolicy(
-      baseDelay: 0.25, maximumRetryAfter: 30, timeout: 5,
-      sleep: {
-        slices.record($0)
-        try await TileFetchPolicy.realSleep($0)
-      })
-    let fetcher = TileFetcher(version: "9.8.7", policy: policy)
+    let slices = SleepRecorder(realSleep: true)
+    let policy = TileFetchPolicy(baseDelay: 0.25, maximumRetryAfter: 30, timeout: 5)
+    let fetcher = TileFetcher(version: "9.8.7", policy: policy, clock: slices)
     let flip = Task {
       try await Task.sleep(nanoseconds: 500_000_000)
       stop.cancel()

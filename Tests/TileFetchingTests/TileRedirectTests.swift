@@ -23,7 +23,7 @@ final class TileRedirectTests: XCTestCase {
 
   private func fetch(_ template: TileURLTemplate) async -> Result<FetchedTile, any Error> {
     let fetcher = TileFetcher(
-      version: "9.8.7", policy: TileFetchPolicy(baseDelay: 0, timeout: 5, sleep: { _ in }))
+      version: "9.8.7", policy: TileFetchPolicy(baseDelay: 0, timeout: 5))
     do {
       return .success(try await fetcher.fetch(someTile, from: template, expectedSize: 256))
     } catch {
@@ -81,7 +81,7 @@ final class TileRedirectTests: XCTestCase {
     let download = TileDownload(
       template: template,
       fetcher: TileFetcher(
-        version: "9.8.7", policy: TileFetchPolicy(baseDelay: 0, timeout: 5, sleep: { _ in })),
+        version: "9.8.7", policy: TileFetchPolicy(baseDelay: 0, timeout: 5)),
       cache: cache)
     let report = try await download.run(try download.pending([someTile]))
     XCTAssertEqual(report.stored, 0)
