@@ -12,6 +12,7 @@ import Tiles
 /// Only `baseURL`'s host answers; any other host cannot be reached (`.unreachable(.cannotConnectToHost)`).
 /// `redirect` refuses every target (following one is the real transport's business), `drip` fails with
 /// `.deadlinePassed` after the deadline `URLSessionTransport` would set, and `truncated` with `.truncated`.
+/// One behaviour is its own: `hang` answers nothing until the request is cancelled.
 public final class FakeTileServer: Sendable {
   public let clock: VirtualClock
   public let transport: FakeTransport
@@ -39,9 +40,10 @@ public final class FakeTileServer: Sendable {
     TileFetcher(version: version, contact: contact, policy: policy, transport: transport, clock: clock)
   }
 
-  /// Every request so far, oldest first, as `LocalTileServer` logs them.
+  /// Every request that reached this server so far (not those to hosts it does not answer for), oldest
+  /// first, as `LocalTileServer` logs them.
   public func requests() -> [LocalTileServer.LoggedRequest] {
-    transport.requests.map {
+    transport.requests.filter(Self.isOwn).map {
       LocalTileServer.LoggedRequest(
         path: $0.url.path, userAgent: $0.header("User-Agent") ?? "", ifNoneMatch: $0.header("If-None-Match"),
         ifModifiedSince: $0.header("If-Modified-Since"))
@@ -75,10 +77,15 @@ public final class FakeTileServer: Sendable {
     return (try? PNGCodec.encode(RasterImage(width: side, height: side, rgba: rgba))) ?? Data()
   }
 
+  /// Whether a request is for this server's host.
+  private static func isOwn(_ request: HTTPRequest) -> Bool {
+    request.url.host == "tiles.fake.test" && request.url.port == nil
+  }
+
   /// The answer of `tile_server.py` to one request.
   private static func answer(_ exchange: FakeTransport.Exchange) -> FakeReply {
     let request = exchange.request
-    guard request.url.host == "tiles.fake.test", request.url.port == nil else {
+    guard isOwn(request) else {
       return .failure(.unreachable(.cannotConnectToHost))
     }
     var query: [String: String] = [:]
@@ -115,7 +122,8 @@ public final class FakeTileServer: Sendable {
     case "error":
       return .status(500, headers: ["Content-Type": "text/plain"], body: Data("oops\n".utf8))
     case "reset":
-      return exchange.count <= failures ? .failure(.connectionFailed(.emptyResponse)) : ok()
+      // What FoundationNetworking makes of a connection closed without an answer.
+      return exchange.count <= failures ? .failure(.connectionFailed(.badResponse)) : ok()
     case "truncated":
       return .failure(.truncated(bytesMissing: png256.count - png256.count / 2))
     case "slow":
@@ -149,6 +157,8 @@ public final class FakeTileServer: Sendable {
       let target = query["to"] ?? "file:///etc/hostname"
       let shown = String(target.prefix { $0 != "?" && $0 != "#" })
       return .failure(.redirectRefused(target: shown))
+    case "hang":
+      return .hang
     case "retina":
       return .status(
         200, headers: ["Content-Type": "image/png"], body: path.contains("@2x") ? png512 : png256)
