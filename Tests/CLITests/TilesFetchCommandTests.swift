@@ -835,11 +835,11 @@ final class TilesFetchCommandTests: XCTestCase {
     let server = try LocalTileServer()
     defer { server.stop() }
     let sandbox = try Sandbox()
-    // Each tile takes 1 s; Ctrl-C comes as soon as the server has the first two requests, so both are in
+    // Each tile takes 0.5 s; Ctrl-C comes as soon as the server has the first two requests, so both are in
     // flight. "The tiles in flight finish": they are stored, and counted.
     let running = try sandbox.start(
       [
-        "tiles", "fetch", "--url", FetchTesting.url(server, "slow", query: "delay=1"), "--bbox",
+        "tiles", "fetch", "--url", FetchTesting.url(server, "slow", query: "delay=0.5"), "--bbox",
         "-170,-80,170,80", "--zoom", "0-3", "--to", "tiles", "--attribution", "T",
       ])
     try FetchTesting.waitUntil("the server has two requests", running) { server.requests().count >= 2 }
