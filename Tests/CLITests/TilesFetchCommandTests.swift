@@ -1241,6 +1241,7 @@ enum FetchTesting {
     for key in ["PATH", "LD_LIBRARY_PATH"] {
       if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
     }
+    environment.merge(Sandbox.noProfile) { $1 }
     process.environment = environment
     let capture = try TemporaryDirectory(prefix: "mymap-pty")
     let outputURL = try capture.write(Data(), to: "output")
