@@ -234,6 +234,30 @@ final class URLSessionTransportTests: XCTestCase {
     XCTAssertLessThan(elapsed, 3.5)
   }
 
+  /// Cancelling the fetching task cancels the request in flight (from another thread: URLSessionTask.cancel
+  /// called where the runtime holds the task's lock once deadlocked).
+  func testCancellingTheTaskCancelsTheRequestInFlight() async throws {
+    let fetcher = fetcher()
+    let template = try server.template("slow", query: "delay=5")
+    let someTile = self.someTile
+    let started = Date()
+    let fetching = Task { try await fetcher.fetch(someTile, from: template, expectedSize: 256) }
+    while server.requests().isEmpty, Date().timeIntervalSince(started) < 10 {
+      try await Task.sleep(nanoseconds: 5_000_000)
+    }
+    XCTAssertEqual(server.requestCount("slow"), 1)
+    fetching.cancel()
+    do {
+      let result = try await fetching.value
+      XCTFail("expected cancellation, got \(result)")
+    } catch {
+      XCTAssertTrue(error is CancellationError, "\(error)")
+    }
+    XCTAssertLessThan(Date().timeIntervalSince(started), 4, "the server's 5 s were not waited for")
+    XCTAssertEqual(server.requestCount("slow"), 1)
+    XCTAssertEqual(clock.sleeps, [])
+  }
+
   // MARK: Connections
 
   func testClosedPortMeansTheHostIsUnreachable() async throws {
