@@ -16,3 +16,15 @@ public func expectTileFetchError(
   }
   return nil
 }
+
+/// Waits for `fetching` and checks that it ended in `CancellationError`, not with a tile or another error.
+public func assertCancelled(
+  _ fetching: Task<FetchedTile, any Error>, file: StaticString = #filePath, line: UInt = #line
+) async {
+  do {
+    let result = try await fetching.value
+    XCTFail("expected cancellation, got \(result)", file: file, line: line)
+  } catch {
+    XCTAssertTrue(error is CancellationError, "\(error)", file: file, line: line)
+  }
+}

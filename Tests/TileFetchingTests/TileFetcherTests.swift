@@ -270,12 +270,7 @@ final class TileFetcherTests: XCTestCase {
     let task = Task { try await hangingFetcher.fetch(someTile, from: template, expectedSize: 256) }
     while hanging.requests.isEmpty { try await Task.sleep(nanoseconds: 1_000_000) }
     task.cancel()
-    do {
-      let result = try await task.value
-      XCTFail("expected cancellation, got \(result)")
-    } catch {
-      XCTAssertTrue(error is CancellationError, "\(error)")
-    }
+    await assertCancelled(task)
     XCTAssertEqual(hanging.requests.count, 1)
     // A task cancelled before its first request asks for nothing.
     let fetcher = fetcher()
@@ -284,12 +279,7 @@ final class TileFetcherTests: XCTestCase {
       withUnsafeCurrentTask { $0?.cancel() }
       return try await fetcher.fetch(someTile, from: ok, expectedSize: 256)
     }
-    do {
-      let result = try await early.value
-      XCTFail("expected cancellation, got \(result)")
-    } catch {
-      XCTAssertTrue(error is CancellationError, "\(error)")
-    }
+    await assertCancelled(early)
     XCTAssertEqual(server.requests().count, 0)
     XCTAssertEqual(sleeps, [])
   }
