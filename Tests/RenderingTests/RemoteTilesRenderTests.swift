@@ -7,19 +7,18 @@ import XCTest
 
 @testable import Rendering
 
-/// Renders over a `RemoteTileSource` backed by the local tile server: the Snapshotter fetches the tiles a
-/// map needs into the cache before it draws them.
+/// Renders over a `RemoteTileSource` backed by the fake tile server (tile_server.py's behaviours, in
+/// virtual time): the Snapshotter fetches the tiles a map needs into the cache before it draws them.
 final class RemoteTilesRenderTests: XCTestCase {
-  private var server: LocalTileServer!
+  private var server: FakeTileServer!
   private var directory: TemporaryDirectory!
 
   override func setUpWithError() throws {
-    server = try LocalTileServer()
+    server = FakeTileServer(clock: VirtualClock(Date()))
     directory = try TemporaryDirectory(prefix: "mymap-remote-render")
   }
 
   override func tearDown() {
-    server?.stop()
     server = nil
     directory?.remove()
     directory = nil
@@ -35,8 +34,7 @@ final class RemoteTilesRenderTests: XCTestCase {
       for: TileCacheDescription(source: template.redacted, attribution: "© Test tiles", tileSize: 256))
     return RemoteTileSource(
       template: template, cache: cache,
-      fetcher: TileFetcher(
-        version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5, sleep: { _ in })),
+      fetcher: server.fetcher(version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5)),
       attribution: "© Test tiles")
   }
 

@@ -5,23 +5,19 @@ import TileFetching
 import Tiles
 import XCTest
 
+/// `RemoteTileSource` over `FakeTileServer`: what `prepare` fetches, warns about and refuses.
 final class RemoteTileSourceTests: XCTestCase {
-  private var server: LocalTileServer!
+  private var server: FakeTileServer!
   private var folder: String!
 
   override func setUpWithError() throws {
-    server = try LocalTileServer()
+    // The real time: the tests judge freshness by it.
+    server = FakeTileServer(clock: VirtualClock(Date()))
     folder = try makeTemporaryFolder(self)
   }
 
-  override func tearDown() {
-    server?.stop()
-    server = nil
-  }
-
   private func fetcher() -> TileFetcher {
-    TileFetcher(
-      version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5, sleep: { _ in }))
+    server.fetcher(version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5))
   }
 
   private func openCache(_ kind: TestCacheKind, for template: TileURLTemplate) throws -> any TileCacheStore {
@@ -65,7 +61,7 @@ final class RemoteTileSourceTests: XCTestCase {
 
   func testPrepareFetchesWhatTheCacheLacksAndTileDataReadsIt() throws {
     let template = try server.template("ok")
-    let served = try tileServerPNG()
+    let served = FakeTileServer.png256
     for kind in TestCacheKind.allCases {
       let before = server.requests().count
       let source = try remote(template, kind)
