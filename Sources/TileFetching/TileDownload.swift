@@ -271,7 +271,8 @@ public struct TileDownload: Sendable {
     let fetched: FetchedTile
     do {
       fetched = try await fetcher.fetch(
-        pending.tile, from: template, expectedSize: tileSize, retina: retina, revalidating: pending.cached,
+        pending.tile, from: template, expectedSize: tileSize, content: template.content, retina: retina,
+        revalidating: pending.cached,
         stopping: stopping)
     } catch let error as TileFetchError {
       if Self.stopsHost(error) { stoppedHosts.record(error, for: host) }
@@ -281,7 +282,7 @@ public struct TileDownload: Sendable {
     }
     do {
       switch fetched {
-      case .image(let data, _, let freshness):
+      case .image(let data, _, let freshness), .vectorTile(let data, let freshness):
         try cache.store(pending.tile, data: data, freshness: freshness)
         return .stored(bytes: data.count)
       case .notModified(let freshness):

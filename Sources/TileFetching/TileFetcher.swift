@@ -1,13 +1,18 @@
 import Foundation
+import Gzip
 import ImageCodecs
 import MapMath
 import Tiles
+import VectorTiles
 
 /// What a tile server returned for one tile.
 public enum FetchedTile: Sendable, Equatable {
   /// A new or changed tile: the encoded bytes, their decoded image (which has exactly the expected size)
   /// and how long it may be used, from the response's cache headers.
   case image(Data, RasterImage, TileFreshness)
+  /// A new or changed vector tile: the bytes as the server sent them (they decode as a Mapbox Vector Tile,
+  /// compressed or not) and how long they may be used.
+  case vectorTile(Data, TileFreshness)
   /// The server answered 304 to a revalidation: the cached copy is still good, with this new record.
   case notModified(TileFreshness)
   /// The server answered 404: it has no such tile.
@@ -60,7 +65,8 @@ public final class TileFetcher: Sendable {
   }
 
   /// Fetches one tile (its `@2x` URL when `retina`). Returns `.image` only for a body that decodes to an
-  /// `expectedSize` × `expectedSize` image, `.missing` for a 404; throws `TileFetchError` for anything else
+  /// `expectedSize` × `expectedSize` image (`.vectorTile` only for one that decodes as a vector tile, when
+  /// `content` is `.vector`), `.missing` for a 404; throws `TileFetchError` for anything else
   /// (after retrying transient failures as `policy` allows) and `CancellationError` when the task is
   /// cancelled.
   ///
@@ -73,8 +79,8 @@ public final class TileFetcher: Sendable {
   /// `TileFetchError` of its last request at once, and a wait already running ends within about 0.25 s. The
   /// request in flight, and the first request of a fetch, are made and allowed to finish.
   public func fetch(
-    _ tile: TileID, from template: TileURLTemplate, expectedSize: Int, retina: Bool = false,
-    revalidating cached: TileFreshness? = nil, stopping: FetchCancellation? = nil
+    _ tile: TileID, from template: TileURLTemplate, expectedSize: Int, content: TileContent = .raster,
+    retina: Bool = false, revalidating cached: TileFreshness? = nil, stopping: FetchCancellation? = nil
   ) async throws -> FetchedTile {
     guard let url = URL(string: template.url(for: tile, retina: retina)) else {
       throw TileFetchError(
@@ -85,7 +91,7 @@ public final class TileFetcher: Sendable {
       attempt += 1
       try Task.checkCancellation()
       do {
-        return try await fetchOnce(url, expectedSize: expectedSize, cached: cached)
+        return try await fetchOnce(url, expectedSize: expectedSize, content: content, cached: cached)
       } catch let failure as Failure {
         let error = TileFetchError(
           tile: tile, source: template.redacted, reason: failure.reason, attempts: attempt)
@@ -138,7 +144,9 @@ public final class TileFetcher: Sendable {
     return request
   }
 
-  private func fetchOnce(_ url: URL, expectedSize: Int, cached: TileFreshness?) async throws -> FetchedTile {
+  private func fetchOnce(_ url: URL, expectedSize: Int, content: TileContent, cached: TileFreshness?)
+    async throws -> FetchedTile
+  {
     let conditional = cached?.canRevalidate ?? false
     let response: HTTPResponse
     do throws(HTTPTransportError) {
@@ -170,6 +178,12 @@ public final class TileFetcher: Sendable {
       throw Failure(reason: .truncated(bytesMissing: max(0, announced - data.count)), retryable: true)
     }
     let contentType = response.header("Content-Type")
+    if content == .vector {
+      guard Self.isVectorTile(data) else {
+        throw Failure(reason: .notAVectorTile(contentType: contentType), retryable: false)
+      }
+      return .vectorTile(data, TileFreshness(responseHeaders: response.headers, now: received))
+    }
     let image: RasterImage
     do {
       image = try ImageDecoder.decode(data, maximumSide: max(expectedSize, 1))
@@ -185,6 +199,15 @@ public final class TileFetcher: Sendable {
         retryable: false)
     }
     return .image(data, image, TileFreshness(responseHeaders: response.headers, now: received))
+  }
+
+  /// Whether bytes are a Mapbox Vector Tile, gzip- or zlib-compressed or not: they inflate within the limit
+  /// and decode, so that an error page never reaches a cache.
+  static func isVectorTile(_ data: Data) -> Bool {
+    guard let bytes = try? Gzip.inflateIfCompressed(data, limit: TileLimits.maximumInflatedVectorTileBytes),
+      !bytes.isEmpty, (try? VectorTile(decoding: bytes)) != nil
+    else { return false }
+    return true
   }
 
   /// What a failed exchange means for the fetch; `CancellationError` when the fetch was cancelled.

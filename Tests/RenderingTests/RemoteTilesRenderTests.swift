@@ -27,7 +27,9 @@ final class RemoteTilesRenderTests: XCTestCase {
   private var cachePath: String { directory.url("cache").path }
 
   /// A new source (and cache object) over the one cache folder of the test.
-  private func remote(_ behaviour: String) throws -> RemoteTileSource {
+  private func remote(
+    _ behaviour: String, settings: RemoteTileSource.Settings = RemoteTileSource.Settings()
+  ) throws -> RemoteTileSource {
     let template = try server.template(behaviour)
     let cache = try openTileCache(
       at: cachePath,
@@ -35,7 +37,7 @@ final class RemoteTilesRenderTests: XCTestCase {
     return RemoteTileSource(
       template: template, cache: cache,
       fetcher: server.fetcher(version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5)),
-      attribution: "© Test tiles")
+      attribution: "© Test tiles", settings: settings)
   }
 
   private func request(_ source: RemoteTileSource) -> RenderRequest {
@@ -105,8 +107,7 @@ final class RemoteTilesRenderTests: XCTestCase {
   }
 
   func testOfflineWithAnEmptyCacheAndAllTilesRequired() throws {
-    let source = try remote("ok")
-    source.offline = true
+    let source = try remote("ok", settings: RemoteTileSource.Settings(offline: true))
     var request = request(source)
     request.requireAllTiles = true
     guard case .incompleteBasemap(let missing, let needed, let name)? = renderError(request) else {
@@ -119,8 +120,7 @@ final class RemoteTilesRenderTests: XCTestCase {
   }
 
   func testTooManyTilesIsARenderError() throws {
-    let source = try remote("ok")
-    source.maximumTiles = 1
+    let source = try remote("ok", settings: RemoteTileSource.Settings(maximumTiles: 1))
     guard case .tileDownload(.tooManyTiles(let needed, let limit))? = renderError(request(source)) else {
       return XCTFail("expected tooManyTiles, got \(String(describing: renderError(request(source))))")
     }

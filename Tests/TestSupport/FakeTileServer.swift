@@ -12,7 +12,9 @@ import Tiles
 /// Only `baseURL`'s host answers; any other host cannot be reached (`.unreachable(.cannotConnectToHost)`).
 /// `redirect` refuses every target (following one is the real transport's business), `drip` fails with
 /// `.deadlinePassed` after the deadline `URLSessionTransport` would set, and `truncated` with `.truncated`.
-/// One behaviour is its own: `hang` answers nothing until the request is cancelled.
+/// Two behaviours are its own: `hang` answers nothing until the request is cancelled, and `vector` answers
+/// every tile with the same gzip-compressed vector tile (`vectorTile`), where the real server's `vector`
+/// reads an MBTiles file.
 public final class FakeTileServer: Sendable {
   public let clock: VirtualClock
   public let transport: FakeTransport
@@ -26,10 +28,12 @@ public final class FakeTileServer: Sendable {
   }
 
   /// A template for one behaviour, like `LocalTileServer.template`:
-  /// `http://tiles.fake.test/<behaviour>/{z}/{x}/{y}.png[?query]`.
-  public func template(_ behaviour: String, query: String = "") throws -> TileURLTemplate {
+  /// `http://tiles.fake.test/<behaviour>/{z}/{x}/{y}.png[?query]` (`.pbf` and the like with `fileExtension`).
+  public func template(_ behaviour: String, query: String = "", fileExtension: String = "png") throws
+    -> TileURLTemplate
+  {
     try TileURLTemplate(
-      "\(baseURL)/\(behaviour)/{z}/{x}/{y}.png" + (query.isEmpty ? "" : "?" + query),
+      "\(baseURL)/\(behaviour)/{z}/{x}/{y}.\(fileExtension)" + (query.isEmpty ? "" : "?" + query),
       environment: ["TILE_KEY": "s3cr3t-key"])
   }
 
@@ -60,6 +64,9 @@ public final class FakeTileServer: Sendable {
   public static let png16 = gradientPNG(side: 16)
   public static let png512 = gradientPNG(side: 512)
 
+  /// A real vector tile of Helsinki (14/9326/4742), gzip-compressed as vector tile servers store them.
+  public static let vectorTile =
+    (try? Data(contentsOf: RepositoryPaths.fixture("vector/helsinki-14-9326-4742.mvt.gz"))) ?? Data()
   public static let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
 
   private static func gradientPNG(side: Int) -> Data {
@@ -157,6 +164,9 @@ public final class FakeTileServer: Sendable {
       let target = query["to"] ?? "file:///etc/hostname"
       let shown = String(target.prefix { $0 != "?" && $0 != "#" })
       return .failure(.redirectRefused(target: shown))
+    case "vector":
+      return .status(
+        200, headers: date.merging(["Content-Type": "application/x-protobuf"]) { $1 }, body: vectorTile)
     case "hang":
       return .hang
     case "retina":

@@ -53,10 +53,12 @@ public final class LocalTileServer: Sendable {
   public var baseURL: String { "http://127.0.0.1:\(port)/\(namespace)" }
 
   /// A template for one behaviour of the server (`ok`, `busy`, …) with an optional query:
-  /// `http://127.0.0.1:PORT/~N/<behaviour>/{z}/{x}/{y}.png[?query]`.
-  public func template(_ behaviour: String, query: String = "") throws -> TileURLTemplate {
+  /// `http://127.0.0.1:PORT/~N/<behaviour>/{z}/{x}/{y}.png[?query]` (`.pbf` and the like with `fileExtension`).
+  public func template(_ behaviour: String, query: String = "", fileExtension: String = "png") throws
+    -> TileURLTemplate
+  {
     try TileURLTemplate(
-      "\(baseURL)/\(behaviour)/{z}/{x}/{y}.png" + (query.isEmpty ? "" : "?" + query),
+      "\(baseURL)/\(behaviour)/{z}/{x}/{y}.\(fileExtension)" + (query.isEmpty ? "" : "?" + query),
       environment: ["TILE_KEY": "s3cr3t-key"])
   }
 

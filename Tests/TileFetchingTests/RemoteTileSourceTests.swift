@@ -26,12 +26,13 @@ final class RemoteTileSourceTests: XCTestCase {
       for: TileCacheDescription(source: template.redacted, attribution: "© Test", tileSize: 256))
   }
 
-  private func remote(_ template: TileURLTemplate, _ kind: TestCacheKind = .directory) throws
-    -> RemoteTileSource
-  {
+  private func remote(
+    _ template: TileURLTemplate, _ kind: TestCacheKind = .directory,
+    settings: RemoteTileSource.Settings = .init()
+  ) throws -> RemoteTileSource {
     RemoteTileSource(
       template: template, cache: try openCache(kind, for: template), fetcher: fetcher(),
-      attribution: "© Test tiles")
+      attribution: "© Test tiles", settings: settings)
   }
 
   /// A template whose first path segment cycles through `behaviours` by the tile's x + y.
@@ -88,14 +89,12 @@ final class RemoteTileSourceTests: XCTestCase {
   func testOfflineFetchesNothing() throws {
     let template = try server.template("ok")
     for kind in TestCacheKind.allCases {
-      let source = try remote(template, kind)
-      source.offline = true
-      source.maximumTiles = 1
+      let source = try remote(template, kind, settings: .init(offline: true, maximumTiles: 1))
       XCTAssertEqual(
         try source.prepare(tiles),
         [
-          "4 of 4 tiles are not in the tile cache \(source.cache.path) (--offline); 4 tiles drawn as"
-            + " placeholders"
+          "4 of 4 tiles are not in the tile cache \(source.cache.path), and the render may not fetch; 4 tiles"
+            + " drawn as placeholders"
         ], kind.rawValue)
       for id in tiles {
         XCTAssertNil(try source.tileData(id), "\(kind) \(id)")
@@ -107,8 +106,7 @@ final class RemoteTileSourceTests: XCTestCase {
 
   func testTooManyTilesCountsOnlyTheTilesToFetch() throws {
     let template = try server.template("ok")
-    let source = try remote(template, .mbtiles)
-    source.maximumTiles = 2
+    let source = try remote(template, .mbtiles, settings: .init(maximumTiles: 2))
     XCTAssertThrowsError(try source.prepare(tiles)) { error in
       XCTAssertEqual(error as? TileDownloadError, .tooManyTiles(needed: 4, limit: 2))
       XCTAssertEqual(
@@ -181,9 +179,9 @@ final class RemoteTileSourceTests: XCTestCase {
   }
 
   func testProgressIsReported() throws {
-    let source = try remote(try server.template("ok"), .directory)
     let seen = SharedList<TileDownloadProgress>()
-    source.progress = { seen.add($0) }
+    let source = try remote(
+      try server.template("ok"), .directory, settings: .init(progress: { seen.add($0) }))
     XCTAssertEqual(try source.prepare(tiles), [])
     XCTAssertEqual(seen.list.map(\.done), [1, 2, 3, 4])
     XCTAssertEqual(seen.list.last?.total, 4)

@@ -102,6 +102,17 @@ struct Basemap {
     measuring: MeasuringContext, warnings: inout [RenderWarning]
   ) throws(RenderError) -> Basemap {
     guard let style = request.mapStyle else { throw RenderError.noMapStyle(source: "\(source)") }
+    if let remote = source as? any PreparedTileSource {
+      let tiling: VectorMapTiling
+      do throws(VectorMapError) {
+        tiling = try VectorMapTiling(camera: camera, zoomRange: source.zoomRange)
+      } catch {
+        throw RenderError.tileSource("\(error)")
+      }
+      var seen = Set<TileID>()
+      let tiles = tiling.placements.map(\.tile).filter { seen.insert($0).inserted }
+      try prepare(remote, tiles, warnings: &warnings)
+    }
     let layer: VectorMapLayer
     do throws(VectorMapError) {
       layer = try VectorMapLayer(
@@ -149,13 +160,7 @@ struct Basemap {
           + " 32767 a side; make the image smaller")
     }
     let prepared = source as? any PreparedTileSource
-    if let remote = prepared {
-      do {
-        warnings += try remote.prepare(tiles).map(RenderWarning.tilePreparation)
-      } catch {
-        throw RenderError.tileDownload(error)
-      }
-    }
+    if let remote = prepared { try prepare(remote, tiles, warnings: &warnings) }
     let loaded: LoadedTiles
     do {
       loaded = try TileLoader(source: source, cache: request.tileCache).load(tiles)
@@ -188,5 +193,16 @@ struct Basemap {
       summary: .init(
         source: "\(source)", zoom: tileZoom, needed: tiles.count, drawn: loaded.images.count, missing: missing
       ))
+  }
+
+  /// Fetches what a remote source's cache lacks for `tiles`; its warnings account for what it could not get.
+  private static func prepare(
+    _ remote: any PreparedTileSource, _ tiles: [TileID], warnings: inout [RenderWarning]
+  ) throws(RenderError) {
+    do {
+      warnings += try remote.prepare(tiles).map(RenderWarning.tilePreparation)
+    } catch {
+      throw RenderError.tileDownload(error)
+    }
   }
 }

@@ -15,7 +15,7 @@ before the behaviour is picked. Requests are counted (for busy, limited and rese
 namespace, /transfers/ lists only the /huge/ responses of its own namespace, and a redirect to "ok" stays
 in it.
 
-The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignored:
+The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignored, except by /vector/:
   /ok/...         200, a valid 256x256 PNG
   /small/...      200, a valid 16x16 PNG
   /missing/...    404
@@ -40,6 +40,9 @@ The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignore
   /notmodified/.. 304 (no body) to every request, conditional or not
   /redirect/...   302 to the URL in ?to= (default file:///etc/hostname), or to /ok/... on this server when
                   ?to= is "ok"
+  /vector/Z/X/Y.pbf  200, application/x-protobuf: tile Z/X/Y of the MBTiles file at ?file= (an absolute
+                  path), its bytes as stored there (gzip-compressed Mapbox Vector Tiles); 404 when the
+                  file has no such tile
   /retina/...     200, a 512x512 PNG when the path contains "@2x", else a 256x256 PNG
   /huge/...       200, image/png: the valid 256x256 PNG followed by `mb` megabytes (MiB) of zeros
                   (?mb=600, the default; fractions allowed), written in 64 KiB chunks with a
@@ -55,6 +58,7 @@ The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignore
 """
 
 import os
+import sqlite3
 import struct
 import sys
 import threading
@@ -157,6 +161,22 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         with LOCK:
             entry[3] = state
+
+    def send_vector_tile(self, path, mbtiles):
+        try:
+            _, z, x, name = path.strip("/").split("/")
+            z, x, y = int(z), int(x), int(name.split(".")[0].split("@")[0])
+            with sqlite3.connect("file:%s?mode=ro" % mbtiles, uri=True) as database:
+                row = database.execute(
+                    "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                    (z, x, (1 << z) - 1 - y),
+                ).fetchone()
+        except (ValueError, sqlite3.Error):
+            row = None
+        if row is None:
+            self.send_body(404, b"not found\n", "text/plain")
+        else:
+            self.send_body(200, bytes(row[0]), "application/x-protobuf")
 
     def send_not_modified(self, extra=None):
         """A 304: headers only, no body and no Content-Length."""
@@ -277,6 +297,8 @@ class Handler(BaseHTTPRequestHandler):
             if target == "ok":
                 target = ("" if namespace == "-" else "/" + namespace) + "/ok/" + path.strip("/").split("/", 1)[1]
             self.send_body(302, b"moved\n", "text/plain", {"Location": target})
+        elif kind == "vector":
+            self.send_vector_tile(path, query.get("file", ""))
         elif kind == "retina":
             self.send_body(200, PNG_512 if "@2x" in path else PNG_256, "image/png")
         elif kind == "huge":
