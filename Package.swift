@@ -6,6 +6,9 @@ let package = Package(
   name: "mymap",
   products: [
     .executable(name: "mymap", targets: ["mymap"]),
+    // Arguments and JSON are products so that Fuzz/ (a package of its own) can import them.
+    .library(name: "Arguments", targets: ["Arguments"]),
+    .library(name: "JSON", targets: ["JSON"]),
     .library(name: "MapMath", targets: ["MapMath"]),
     .library(name: "Places", targets: ["Places"]),
     .library(name: "Tiles", targets: ["Tiles"]),
