@@ -3,6 +3,7 @@
 examples, plus a few written here (text seeds, and PNG variants the fixtures lack). Run from anywhere:
 `python3 Fuzz/make-corpus.py`; it replaces Fuzz/Corpus. Only the standard library is needed."""
 
+import gzip
 import hashlib
 import shutil
 import sqlite3
@@ -14,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "Fuzz" / "Corpus"
 PLACES = ROOT / "Tests" / "PlacesTests" / "Fixtures"
 IMAGES = ROOT / "Tests" / "Fixtures" / "images"
-LARGEST = 4096  # bytes: seeds stay small, so that mutations stay fast
+LARGEST = 10_000  # bytes: seeds stay small, so that mutations stay fast
 
 
 def put(harness, data, name=None):
@@ -77,6 +78,24 @@ def keyed_archive_seeds():
             put("keyed-archive", blob, f"placemark-{key}.bplist")
 
 
+# --- PMTiles: the fixtures, and their directories as the directory decoder sees them (inflated) ------------
+
+def pmtiles_seeds():
+    fixtures = ROOT / "Tests" / "Fixtures" / "pmtiles"
+    for name in ["vector.pmtiles", "leaves.pmtiles"]:
+        archive = (fixtures / name).read_bytes()
+        put("pmtiles", archive, name)
+        root_offset, root_length, _, _, leaf_offset, leaf_length = struct.unpack_from("<6Q", archive, 8)
+        gzipped = archive[97] == 2
+        unpack = gzip.decompress if gzipped else bytes
+        put("pmtiles-directory", unpack(archive[root_offset:root_offset + root_length]), f"{name}-root")
+        if leaf_length:
+            # The first leaf: a gzip stream ends at its own end, so inflating the section gives just that one.
+            leaves = archive[leaf_offset:leaf_offset + leaf_length]
+            first = zlib.decompressobj(31).decompress(leaves) if gzipped else leaves
+            put("pmtiles-directory", first[:LARGEST], f"{name}-leaf")
+
+
 def main():
     shutil.rmtree(CORPUS, ignore_errors=True)
     examples = ROOT / "Examples"
@@ -104,6 +123,9 @@ def main():
     copy("style", styles / "dark.json", styles / "default.json")
 
     keyed_archive_seeds()
+    pmtiles_seeds()
+    vector = ROOT / "Tests" / "Fixtures" / "vector"
+    copy("vector-tile", vector / "known.mvt", vector / "value-types.mvt")
     png_seeds()
     copy("jpeg", *(IMAGES / name for name in
                    ["baseline.jpg", "cmyk.jpg", "grayscale.jpg", "progressive.jpg", "tile-256.jpg"]))

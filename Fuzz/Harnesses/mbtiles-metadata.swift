@@ -31,8 +31,14 @@ Fuzz.run { input in
   MBTilesFile.write(path, metadata: metadata, tiles: tiles, data: tileData)
   guard let source = try? MBTilesSource(path: path) else { return }
   require(source.zoomRange.lowerBound >= 0 && source.zoomRange.upperBound <= 30, "zooms \(source.zoomRange)")
-  require(source.tileSize > 0, "tile size \(source.tileSize)")
-  _ = (source.attribution, source.format, source.bounds)
+  require(TileLimits.isUsableTileSize(source.tileSize), "tile size \(source.tileSize)")
+  if let bounds = source.bounds {
+    let sides = [bounds.north, bounds.south, bounds.west, bounds.east]
+    require(sides.allSatisfy(\.isFinite), "bounds \(bounds)")
+  }
+  if let attribution = source.attribution {
+    require(!attribution.isEmpty && !attribution.contains("\n"), "attribution \(attribution.prefix(200))")
+  }
   for (z, x, y) in tiles.prefix(4) {
     if let id = TileID(z: Int(z), x: Int(x), y: Int(y)) { _ = try? source.tileData(id) }
   }

@@ -2,9 +2,12 @@ import Foundation
 import FuzzSupport
 import Tiles
 
-// WebP through libwebp, decoded at the largest tile size mymap draws (1024 px a side).
+// WebP through libwebp, decoded at the largest tile size mymap draws
+// (`TileLimits.tileSizes`).
+let largest = TileLimits.tileSizes.upperBound
+
 Fuzz.run { input in
-  guard let image = try? WebPCodec.decode(input.data, maximumSide: 1024) else { return }
+  guard let image = try? WebPCodec.decode(input.data, maximumSide: largest) else { return }
   require(image.width > 0 && image.height > 0, "decoded a \(image.width)×\(image.height) image")
-  require(image.width <= 1024 && image.height <= 1024, "decoded past the size limit")
+  require(image.width <= largest && image.height <= largest, "decoded past the size limit")
 }
