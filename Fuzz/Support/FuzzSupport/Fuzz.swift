@@ -55,9 +55,10 @@ public func require(
   }
 }
 
-/// Requires a message for the user to be one line that quotes only a short excerpt of the input: at
-/// most `limit` characters, an escape such as `\u0000` counting as the one character it stands for.
-public func requireShortMessage(_ message: String, limit: Int = 600) {
+/// Requires a message for the user to be one line that quotes only short excerpts of the input: at most
+/// `limit` characters, an escape such as `\u0000` counting as the one character it stands for. (The
+/// longest messages by design name eight CSV columns of up to 80 characters each: about 860.)
+public func requireShortMessage(_ message: String, limit: Int = 1_000) {
   require(!message.contains("\n"), "a message spans lines: \(message.prefix(300))")
   var length = 0
   var rest = Substring(message)
