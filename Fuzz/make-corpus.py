@@ -5,6 +5,7 @@ examples, plus a few written here (text seeds, and PNG variants the fixtures lac
 
 import gzip
 import hashlib
+import json
 import shutil
 import sqlite3
 import struct
@@ -122,6 +123,13 @@ def main():
          PLACES / "spreadsheet.csv")
     copy("style", styles / "dark.json", styles / "default.json")
 
+    # MapLibre styles: the bundled ones cut into small styles of a few layers each.
+    for name in ["light", "dark"]:
+        style = json.loads((styles / "vector" / f"{name}.json").read_text())
+        layers = style["layers"]
+        for start in range(0, len(layers), 8 if name == "light" else 16):
+            part = {"version": 8, "sources": style["sources"], "layers": layers[start:start + 4]}
+            put("map-style", json.dumps(part, separators=(",", ":")), f"{name}-{start}.json")
     keyed_archive_seeds()
     pmtiles_seeds()
     vector = ROOT / "Tests" / "Fixtures" / "vector"

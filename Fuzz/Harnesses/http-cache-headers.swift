@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import TileFetching
 import Tiles
 
 // HTTP cache headers (`Cache-Control`, `Expires`, `Date`, `Age`, validators), one `Name: value` a line:

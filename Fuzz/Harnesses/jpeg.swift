@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import ImageCodecs
 import Tiles
 
 // JPEG through libjpeg-turbo, decoded at the largest tile size mymap draws

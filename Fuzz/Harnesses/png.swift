@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import ImageCodecs
 import Tiles
 
 // PNG through libpng: the header, then a full decode at the largest tile size mymap draws

@@ -1,6 +1,6 @@
 import FuzzSupport
 import MapMath
-import Tiles
+import TileFetching
 
 // The tile URL template parser: a template or an error; a key's value (from the environment) appears in
 // tile URLs only, never in what is logged or written to a cache (`redacted`, `cacheName`, errors).

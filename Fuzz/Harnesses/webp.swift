@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import ImageCodecs
 import Tiles
 
 // WebP through libwebp, decoded at the largest tile size mymap draws
