@@ -6,6 +6,12 @@ let package = Package(
   name: "mymap",
   products: [
     .executable(name: "mymap", targets: ["mymap"]),
+    // Arguments, JSON, ImageCodecs and TileFetching are products so that Fuzz/ (a package of its own) can
+    // import them.
+    .library(name: "Arguments", targets: ["Arguments"]),
+    .library(name: "JSON", targets: ["JSON"]),
+    .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+    .library(name: "TileFetching", targets: ["TileFetching"]),
     .library(name: "MapMath", targets: ["MapMath"]),
     .library(name: "Places", targets: ["Places"]),
     .library(name: "Tiles", targets: ["Tiles"]),

@@ -89,6 +89,29 @@ done:
   return within;
 }
 
+/* Checks that no chunk claims more bytes than the file has left: libpng allocates a chunk's claimed length
+   before reading it, so a few bytes could make it allocate 2 GB. Returns 0, or -1 with a message. */
+static int check_chunk_lengths(const unsigned char *bytes, size_t length, char *error, size_t error_size) {
+  size_t offset = 8;
+  while (length - offset >= 8) {
+    const unsigned char *chunk = bytes + offset;
+    const uint32_t claimed = read_be32(chunk);
+    size_t left = length - offset - 8;
+    if (claimed > left) {
+      char name[5] = {0};
+      for (int i = 0; i < 4; i++) name[i] = (chunk[4 + i] >= 0x20 && chunk[4 + i] < 0x7F) ? (char)chunk[4 + i] : '?';
+      char message[160];
+      snprintf(message, sizeof message, "PNG chunk %s claims %u bytes, more than the %zu left in the file", name,
+               claimed, left);
+      copy_message(error, error_size, message);
+      return -1;
+    }
+    if (memcmp(chunk + 4, "IEND", 4) == 0) break;
+    offset += 8 + (size_t)claimed + (left - claimed >= 4 ? 4 : left - claimed);  /* the CRC, when it is there */
+  }
+  return 0;
+}
+
 int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
                      unsigned char **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size) {
   *pixels = NULL;
@@ -103,6 +126,7 @@ int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_wid
     copy_message(error, error_size, message);
     return -1;
   }
+  if (check_chunk_lengths(bytes, length, error, error_size) != 0) return -1;
   /* A few bytes of slack: some encoders end the stream with an empty block. */
   const size_t expected =
       length >= 29 ? image_data_bytes(header_width, header_height, bytes[24], bytes[25], bytes[28]) : 0;

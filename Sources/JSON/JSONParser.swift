@@ -347,9 +347,12 @@ private struct ByteParser {
     var end = offset
     while end < bytes.count && end - offset < 24 && isWordByte(bytes[end]) { end += 1 }
     if end == offset {
-      // One character: up to the next UTF-8 lead byte.
+      // One character: a lead byte with at most three continuation bytes, or one stray byte (a run of
+      // continuation bytes must not become a message as long as the file).
       end += 1
-      while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+      if bytes[offset] >= 0xC0 {
+        while end < bytes.count && end - offset < 4 && bytes[end] & 0xC0 == 0x80 { end += 1 }
+      }
     }
     let text = String(decoding: bytes[offset..<end], as: UTF8.self)
     if let scalar = text.unicodeScalars.first, text.unicodeScalars.count == 1, scalar.value < 0x20 {

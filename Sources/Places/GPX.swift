@@ -34,6 +34,11 @@ enum GPX {
   /// Lines before `start` still count in messages.
   static func decode(_ data: Data, from start: Int, file: String) throws(LocationsFileError) -> LocationSet {
     let skippedLines = data.prefix(start).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    let content = data[(data.startIndex + start)...]
+    if let (offset, message) = XMLPreflight.problem(in: content) {
+      let line = content.prefix(offset).reduce(skippedLines + 1) { $0 + ($1 == 0x0A ? 1 : 0) }
+      throw .invalidLine(file: file, line: line, message: message)
+    }
     let reader = Reader(file: file, lineOffset: skippedLines)
     // Through a stream: on Linux, `XMLParser(data:)` fails on documents over about 10 MB (libxml2's error 1
     // at the last line), which a GPX file with a long track easily is; the stream path reads them.

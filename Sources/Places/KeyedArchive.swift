@@ -43,6 +43,9 @@ enum BinaryPropertyList {
   static let maximumDepth = 32
   /// How many values one document may decode to, so shared references cannot blow up into a huge tree.
   static let maximumValues = 200_000
+  /// How many bytes of strings and data one document may decode to: within `maximumValues`, a string
+  /// shared by reference would still expand 200,000 times (5 KB of archive, 800 MB of strings).
+  static let maximumDecodedBytes = 4 << 20
 
   /// The document's top value; nil when `bytes` is not a well-formed binary property list.
   static func parse(_ bytes: [UInt8]) -> PropertyListValue? {
@@ -55,6 +58,7 @@ enum BinaryPropertyList {
     var offsets: [Int] = []
     var referenceSize = 0
     var decoded = 0
+    var decodedBytes = 0
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -105,19 +109,17 @@ enum BinaryPropertyList {
         guard info == 3, let seconds = real(at: start + 1, sizeExponent: 3) else { return nil }
         return .date(seconds)
       case 0x4:
-        guard let (count, body) = length(info, after: start), let data = slice(body, count) else {
-          return nil
-        }
+        guard let (count, body) = length(info, after: start), let data = slice(body, count), spend(count)
+        else { return nil }
         return .data(Array(data))
       case 0x5:
         // ASCII, one byte a character; decoded as Latin-1 so that no byte can fail.
-        guard let (count, body) = length(info, after: start), let text = slice(body, count) else {
-          return nil
-        }
+        guard let (count, body) = length(info, after: start), let text = slice(body, count), spend(count)
+        else { return nil }
         return .string(String(String.UnicodeScalarView(text.map { Unicode.Scalar($0) })))
       case 0x6:
         guard let (count, body) = length(info, after: start), count <= Int.max / 2,
-          let raw = slice(body, count * 2)
+          let raw = slice(body, count * 2), spend(count * 2)
         else { return nil }
         let units = stride(from: raw.startIndex, to: raw.endIndex, by: 2).map {
           UInt16(raw[$0]) << 8 | UInt16(raw[$0 + 1])
@@ -151,6 +153,12 @@ enum BinaryPropertyList {
       default:
         return nil
       }
+    }
+
+    /// Counts `count` more decoded bytes; false once the document has decoded too many.
+    private mutating func spend(_ count: Int) -> Bool {
+      decodedBytes += count
+      return decodedBytes <= BinaryPropertyList.maximumDecodedBytes
     }
 
     /// A container's or a string's count: in the marker's low nibble, or, when that is 15, in the integer

@@ -55,3 +55,13 @@ public struct Placemark: Hashable, Sendable {
     return line
   }
 }
+
+extension Placemark {
+  /// The address in an NSKeyedArchiver archive of a `CLPlacemark`, as the My Locations app's Core Data
+  /// store keeps it (see `CoreDataStore`); nil when the bytes are no keyed archive or hold no address.
+  /// Any bytes are safe to pass.
+  public init?(keyedArchive bytes: [UInt8]) {
+    guard let placemark = CoreDataStore.archivedPlacemark(bytes) else { return nil }
+    self = placemark
+  }
+}

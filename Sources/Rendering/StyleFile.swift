@@ -17,7 +17,9 @@ public enum StyleError: Error, Equatable, CustomStringConvertible {
     case .malformed(let path, let reason): return "style \(path) is not valid JSON: \(reason)"
     case .syntax(let path, let line, let column, let message):
       return "style \(path):\(line):\(column): \(message)"
-    case .unknownField(let path, let field): return "style \(path): unknown field \"\(field)\""
+    // A field's name is any JSON member name: quoted short and escaped, so the message stays one line.
+    case .unknownField(let path, let field):
+      return "style \(path): unknown field \(JSONWriter.quotedExcerpt(field))"
     case .badValue(let path, let field, let expected):
       return "style \(path): field \"\(field)\" must be \(expected)"
     case .notFound(let name, let searched):

@@ -126,6 +126,16 @@ final class JSONParserTests: XCTestCase {
     }
   }
 
+  func testAnUnexpectedCharacterIsQuotedAlone() {
+    XCTAssertEqual(failure("[é]"), "1:2: expected a value, found 'é'")
+    XCTAssertEqual(failure("[東京]"), "1:2: expected a value, found '東'")
+    // A million stray UTF-8 continuation bytes once became a three-megabyte message.
+    let stray = Array("[".utf8) + [UInt8](repeating: 0xB4, count: 1_000_000) + Array("]".utf8)
+    XCTAssertThrowsError(try JSONParser.parse(stray)) { error in
+      XCTAssertEqual((error as? JSONSyntaxError)?.description, "1:2: expected a value, found '\u{FFFD}'")
+    }
+  }
+
   func testEndOfFile() {
     XCTAssertEqual(
       failure("{\"a\": 1"), "1:8: unexpected end of file; expected ',' or '}' after an object member")

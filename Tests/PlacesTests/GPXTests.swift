@@ -204,6 +204,37 @@ final class GPXTests: XCTestCase {
       "w.gpx:1: malformed XML: an undefined entity (write a literal & as &amp;)")
   }
 
+  func testEncodingsOtherThanUTF8AndLatin1AreRefused() throws {
+    // libxml2 converts other encodings through iconv; a failed conversion, stopped from its error report,
+    // crashed it (found by Fuzz/Harnesses/gpx.swift).
+    for declaration in [
+      "<?xml version=\"1.0\" encoding=\"UTF-7\"\0", "<?xml version=\"1.0\" encoding='ISO-8859-8'?>\n<gpx/>",
+    ] {
+      let encoding = declaration.contains("UTF-7") ? "UTF-7" : "ISO-8859-8"
+      XCTAssertEqual(
+        errorLine(declaration, name: "w.gpx"),
+        "w.gpx:1: the file declares the encoding \"\(encoding)\", which mymap does not read; save it as UTF-8"
+      )
+    }
+    let latin1 =
+      Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<gpx><wpt lat=\"1\" lon=\"2\"><name>Caf".utf8)
+      + Data([0xE9]) + Data("</name></wpt></gpx>".utf8)
+    let set = try LocationsFile.read(data: latin1, name: "w.gpx")
+    XCTAssertEqual(set.locations.map(\.locationDescription), ["Café"])
+  }
+
+  func testAProcessingInstructionWithoutContentIsRefused() {
+    // FoundationXML passed libxml2's NULL content of `<?x?>` to strlen and crashed (found by
+    // Fuzz/Harnesses/gpx.swift).
+    XCTAssertEqual(
+      errorLine(gpx("<wpt lat=\"1\" lon=\"2\"/>\n<?x-y?>"), name: "w.gpx"),
+      "w.gpx:4: a processing instruction without content, \"<?x-y?>\", which mymap cannot read; remove it")
+    XCTAssertEqual(
+      errorLine("<?x?><gpx/>", name: "w.gpx"),
+      "w.gpx:1: a processing instruction without content, \"<?x?>\", which mymap cannot read; remove it")
+    XCTAssertNoThrow(try readText(gpx("<?x ?><?y data?>"), name: "w.gpx"))
+  }
+
   func testWaypointCoordinateErrors() {
     func wpt(_ attributes: String) -> String { gpx("<wpt lat=\"1\" lon=\"1\"/>\n<wpt \(attributes)/>") }
     XCTAssertEqual(errorLine(wpt("lon=\"2\""), name: "w.gpx"), "w.gpx:4: wpt has no lat attribute")

@@ -142,6 +142,18 @@ final class StyleTests: XCTestCase {
     XCTAssertEqual(styleError(#"{"pin": 3}"#)?.description, #"style test.json: unknown field "pin""#)
   }
 
+  func testAnUnknownFieldIsQuotedOnOneLineAndShort() {
+    // A member name is any JSON string: a line break in it made a message of two lines, and a long one a
+    // message as long (found by Fuzz/Harnesses/style.swift).
+    XCTAssertEqual(
+      styleError(#"{"callout": {"a\nb": 1}}"#)?.description, #"style test.json: unknown field "callout.a\nb""#
+    )
+    let long = String(repeating: "x", count: 100_000)
+    XCTAssertEqual(
+      styleError("{\"\(long)\": 1}")?.description,
+      "style test.json: unknown field \"\(String(repeating: "x", count: 80))…\" (100000 bytes)")
+  }
+
   func testBadColour() {
     let message =
       ##"style test.json: field "pin.color" must be a colour like "#52D166" or [0.32, 0.82, 0.4]"##

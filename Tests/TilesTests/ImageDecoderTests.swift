@@ -163,6 +163,22 @@ final class ImageDecoderTests: XCTestCase {
     }
   }
 
+  /// libpng allocates the length a chunk claims before reading it: a 4×4 PNG whose `sPLT` chunk claimed
+  /// 2 GB made it allocate 2 GB (found by Fuzz/Harnesses/png.swift). Such a chunk is refused first.
+  func testAChunkLongerThanTheFileIsRefusedBeforeLibpngAllocatesIt() throws {
+    let png = try fixture("quadrants.png")
+    let afterHeader = 8 + 25  // signature, then IHDR (length, type, 13 bytes, CRC)
+    var hostile = Data(png[..<afterHeader])
+    hostile.append(contentsOf: [0x78, 0, 0, 0] + Array("sPLT".utf8) + [UInt8](repeating: 7, count: 40))
+    XCTAssertThrowsError(try PNGCodec.decode(hostile)) {
+      XCTAssertEqual(
+        $0 as? ImageCodecError,
+        .notAnImage("PNG chunk sPLT claims 2013265920 bytes, more than the 40 left in the file"))
+    }
+    // A chunk that fits is still read (the fixture itself decodes).
+    XCTAssertEqual(try PNGCodec.decode(png).width, 32)
+  }
+
   func testTileLoaderReadsJPEGAndWebPTilesFromADirectory() throws {
     let folder = try TemporaryDirectory(prefix: "ImageDecoderTests")
     try folder.write(fixture("tile-256.jpg"), to: "1/0/0.jpg")
