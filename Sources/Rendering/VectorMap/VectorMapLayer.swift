@@ -40,6 +40,8 @@ final class VectorMapLayer {
   private(set) var warnings: [RenderWarning] = []
   private var steps: [Step] = []
   private let labelLayers: [PlacedLabelLayer]
+  /// How long reading and decoding the tiles, styling the features and placing the labels took.
+  private(set) var loadTimes: [RenderPhaseTime] = []
 
   /// The labels as placed, in points, with their layers' ids, in drawing order.
   var placedLabels: [(layer: String, label: PlacedMapLabel)] {
@@ -61,6 +63,7 @@ final class VectorMapLayer {
     measuring: MeasuringContext, fontFallback: String = VectorMapLayer.defaultFontFallback,
     drawsLabels: Bool = true
   ) throws(VectorMapError) {
+    var clock = PhaseClock()
     self.camera = camera
     let tiling = try VectorMapTiling(camera: camera, zoomRange: supply.zoomRange)
     self.tiling = tiling
@@ -95,6 +98,7 @@ final class VectorMapLayer {
       if failed <= 3 { warnings.append(.vectorTileUndrawable(tile.tile, reason: reason)) }
     }
     if failed > 3 { warnings.append(.moreVectorTilesUndrawable(count: failed - 3)) }
+    clock.lap("tiles")
 
     var sourcesByName: [String: [FeatureLayer?]] = [:]
     func sources(_ name: String) -> [FeatureLayer?] {
@@ -131,9 +135,12 @@ final class VectorMapLayer {
       }
     }
     if !placedPlaceholders { steps.append(.placeholders) }
+    clock.lap("style")
     labelLayers = LabelPlacement.place(
       symbolLayers, sources: sources, tiles: tiles, camera: camera, zoom: zoom, obstacles: obstacles,
       measuring: measuring, fontFallback: fontFallback)
+    clock.lap("labels")
+    loadTimes = clock.phases
   }
 
   /// The image, in points.
