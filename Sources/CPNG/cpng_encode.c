@@ -15,6 +15,17 @@ static void copy_message(char *error, size_t error_size, const char *message) {
 /* One row of Cairo's premultiplied native-endian ARGB32 as straight RGB or RGBA bytes. */
 static void convert_row(const unsigned char *source_row, uint32_t width, int opaque, unsigned char *target) {
   const uint32_t *source = (const uint32_t *)source_row;
+  if (opaque) {
+    /* Every pixel is opaque (the caller checked): nothing to undo, and a loop without branches. */
+    for (uint32_t x = 0; x < width; x++) {
+      const uint32_t argb = source[x];
+      target[0] = (unsigned char)(argb >> 16);
+      target[1] = (unsigned char)(argb >> 8);
+      target[2] = (unsigned char)argb;
+      target += 3;
+    }
+    return;
+  }
   for (uint32_t x = 0; x < width; x++) {
     uint32_t argb = source[x];
     uint32_t a = argb >> 24, r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
@@ -141,8 +152,14 @@ static int encode_buffered(const unsigned char *pixels, uint32_t width, uint32_t
   }
   unsigned char *current = rows, *above = NULL;
   for (uint32_t y = 0; y < height; y++) {
+    unsigned char *target = filtered + (size_t)y * (row_bytes + 1);
+    if (filter == FILTER_NONE) {
+      target[0] = FILTER_NONE;
+      convert_row(pixels + (size_t)y * stride, width, opaque, target + 1);
+      continue;
+    }
     convert_row(pixels + (size_t)y * stride, width, opaque, current);
-    filter_row(filter, current, above, row_bytes, bpp, filtered + (size_t)y * (row_bytes + 1));
+    filter_row(filter, current, above, row_bytes, bpp, target);
     above = current;
     current = current == rows ? rows + row_bytes : rows;
   }

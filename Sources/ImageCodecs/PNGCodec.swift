@@ -48,15 +48,17 @@ public enum PNGCodec {
       width: Int(width), height: Int(height), rgba: Array(UnsafeBufferPointer(start: pixels, count: count)))
   }
 
-  /// The libdeflate level images are written at: on maps (flat colours, antialiased edges) it makes files
-  /// smaller than libpng's adaptive filters with zlib level 6, in a third of the time.
-  public static let defaultCompressionLevel = 5
+  /// The libdeflate level images are written at: on maps (flat colours, antialiased edges) its files are
+  /// a sixth smaller than libpng's (adaptive filters, zlib level 6) in a quarter of the time, and within 4 %
+  /// of the smallest that unfiltered zlib level 6 makes.
+  public static let defaultCompressionLevel = 2
   /// Images whose filtered rows take more bytes are written row by row (libpng and zlib), so that a huge
   /// image does not need a second copy of its pixels in memory (1200×800 at scale 3 still fits).
   public static let maximumBufferedBytes = 32 << 20
 
-  /// Encodes premultiplied native-endian ARGB32 rows (Cairo's image format) as PNG bytes. With `opaque` the
-  /// alpha channel is left out. The same pixels always give the same bytes.
+  /// Encodes premultiplied native-endian ARGB32 rows (Cairo's image format) as PNG bytes. With `opaque`
+  /// (every pixel must be fully opaque) the alpha channel is left out. The same pixels always give the same
+  /// bytes.
   ///
   /// Each image gets one filter for all its rows, none or paeth, whichever deflates a sample of its rows
   /// smaller. Up to `bufferedBytes` of filtered rows the image is deflated in one piece by libdeflate at
