@@ -44,7 +44,8 @@ let package = Package(
     .target(name: "Places", dependencies: ["JSON", "CSV", "MapMath", "FileSystem", "SQLite"]),
     .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "ImageCodecs"]),
     // Fetching tiles from tile servers into the caches, politely (FoundationNetworking lives here only).
-    .target(name: "TileFetching", dependencies: ["MapMath", "FileSystem", "ImageCodecs", "Tiles"]),
+    .target(
+      name: "TileFetching", dependencies: ["MapMath", "FileSystem", "Gzip", "ImageCodecs", "VectorTiles", "Tiles"]),
     .target(
       name: "Rendering",
       dependencies: ["JSON", "MapMath", "ImageCodecs", "Tiles", "VectorTiles", "MapStyle", "Gzip", "CCairo"]),

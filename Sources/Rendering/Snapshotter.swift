@@ -84,7 +84,7 @@ public enum Snapshotter {
     canvas.drawing.fillRect(
       PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height),
       color: request.style.basemap.background)
-    basemap.draw(on: canvas, camera: camera)
+    basemap.draw(on: canvas, camera: camera, style: request.style.basemap)
     clock.lap("draw map")
     let steps = overlays.indices.flatMap { index in
       overlays[index].drawLevels.map { (level: $0, index: index) }

@@ -128,12 +128,11 @@ public struct TileDownload: Sendable {
   public let retina: Bool
   /// Requests in flight at once; the fetcher allows at most two per host besides.
   public let concurrency: Int
-  /// The clock freshness is judged by (tests move it).
-  public let now: @Sendable () -> Date
 
+  /// Freshness is judged by the fetcher's clock, which also stamps what it fetches.
   public init(
     template: TileURLTemplate, fetcher: TileFetcher, cache: any TileCacheStore, tileSize: Int = 256,
-    retina: Bool = false, concurrency: Int = 2, now: @escaping @Sendable () -> Date = Date.init
+    retina: Bool = false, concurrency: Int = 2
   ) {
     self.template = template
     self.fetcher = fetcher
@@ -141,13 +140,12 @@ public struct TileDownload: Sendable {
     self.tileSize = tileSize
     self.retina = retina
     self.concurrency = max(1, concurrency)
-    self.now = now
   }
 
   /// The tiles of `tiles` that need a request: not in the cache, or there but stale. Fresh tiles are
   /// left alone (the usage policy asks clients to honour the server's expiry).
   public func pending(_ tiles: [TileID]) throws(TileDownloadError) -> [PendingTile] {
-    let instant = now()
+    let instant = fetcher.clock.now()
     var result: [PendingTile] = []
     for tile in tiles {
       let entry: CachedTileEntry?
@@ -273,8 +271,9 @@ public struct TileDownload: Sendable {
     let fetched: FetchedTile
     do {
       fetched = try await fetcher.fetch(
-        pending.tile, from: template, expectedSize: tileSize, retina: retina, revalidating: pending.cached,
-        now: now, stopping: stopping)
+        pending.tile, from: template, expectedSize: tileSize, content: template.content, retina: retina,
+        revalidating: pending.cached,
+        stopping: stopping)
     } catch let error as TileFetchError {
       if Self.stopsHost(error) { stoppedHosts.record(error, for: host) }
       return .failed(error)
@@ -283,7 +282,7 @@ public struct TileDownload: Sendable {
     }
     do {
       switch fetched {
-      case .image(let data, _, let freshness):
+      case .image(let data, _, let freshness), .vectorTile(let data, let freshness):
         try cache.store(pending.tile, data: data, freshness: freshness)
         return .stored(bytes: data.count)
       case .notModified(let freshness):

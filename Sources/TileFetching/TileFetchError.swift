@@ -19,6 +19,8 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     case truncated(bytesMissing: Int?)
     /// The body of a 200 response is not a PNG, JPEG or WebP image (e.g. an HTML error page).
     case notAnImage(contentType: String?)
+    /// A vector tile server's 200 response is not a Mapbox Vector Tile (nor one in gzip).
+    case notAVectorTile(contentType: String?)
     /// The image is not `expected` × `expected` pixels.
     case wrongSize(width: Int, height: Int, expected: Int)
     /// The body is larger than `limit` bytes (`TileFetchPolicy.maximumTileBytes`): `bytes` is its
@@ -59,7 +61,7 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     switch reason {
     case .httpStatus(let status, _): return status == 429 || status == 503
     case .timedOut, .connectionFailed, .cannotConnect, .truncated: return true
-    case .notAnImage, .wrongSize, .tooLarge, .redirectNotFollowed: return false
+    case .notAnImage, .notAVectorTile, .wrongSize, .tooLarge, .redirectNotFollowed: return false
     }
   }
 
@@ -80,6 +82,7 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     case .cannotConnect: return "cannot connect"
     case .truncated: return "cut off"
     case .notAnImage: return "not an image"
+    case .notAVectorTile: return "not a vector tile"
     case .wrongSize: return "wrong size"
     case .tooLarge: return "too large"
     case .redirectNotFollowed: return "redirect not followed"
@@ -122,6 +125,9 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
       return "the response was cut off" + (missing.map { " (\($0) bytes missing)" } ?? "")
     case .notAnImage(let contentType):
       return "the server sent something that is not an image"
+        + (contentType.map { " (Content-Type \($0))" } ?? "")
+    case .notAVectorTile(let contentType):
+      return "the server sent something that is not a vector tile"
         + (contentType.map { " (Content-Type \($0))" } ?? "")
     case .wrongSize(let width, let height, let expected):
       return "the image is \(width)×\(height) pixels, expected \(expected)×\(expected)"

@@ -34,26 +34,16 @@ public struct TileFetchPolicy: Sendable {
   public var maximumTileBytes: Int {
     didSet { maximumTileBytes = max(1, maximumTileBytes) }
   }
-  /// Waits the given number of seconds; tests replace it to run without real delays.
-  public var sleep: @Sendable (Double) async throws -> Void
 
   public init(
     maximumAttempts: Int = attemptLimit, baseDelay: Double = 1, maximumRetryAfter: Double = 30,
-    timeout: Double = 15, maximumTileBytes: Int = defaultMaximumTileBytes,
-    sleep: @escaping @Sendable (Double) async throws -> Void = TileFetchPolicy.realSleep
+    timeout: Double = 15, maximumTileBytes: Int = defaultMaximumTileBytes
   ) {
     self.maximumAttempts = Self.clampAttempts(maximumAttempts)
     self.baseDelay = max(0, baseDelay)
     self.maximumRetryAfter = max(0, maximumRetryAfter)
     self.timeout = Self.wholeSeconds(timeout)
     self.maximumTileBytes = max(1, maximumTileBytes)
-    self.sleep = sleep
-  }
-
-  /// Sleeps for real (and throws `CancellationError` when the task is cancelled).
-  public static let realSleep: @Sendable (Double) async throws -> Void = { seconds in
-    guard seconds > 0 else { return }
-    try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
   }
 
   /// The wait before retry number `retry` (1 for the first retry), or nil when the fetch should not

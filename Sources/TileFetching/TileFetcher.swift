@@ -1,17 +1,18 @@
 import Foundation
+import Gzip
 import ImageCodecs
 import MapMath
 import Tiles
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
+import VectorTiles
 
 /// What a tile server returned for one tile.
 public enum FetchedTile: Sendable, Equatable {
   /// A new or changed tile: the encoded bytes, their decoded image (which has exactly the expected size)
   /// and how long it may be used, from the response's cache headers.
   case image(Data, RasterImage, TileFreshness)
+  /// A new or changed vector tile: the bytes as the server sent them (they decode as a Mapbox Vector Tile,
+  /// compressed or not) and how long they may be used.
+  case vectorTile(Data, TileFreshness)
   /// The server answered 304 to a revalidation: the cached copy is still good, with this new record.
   case notModified(TileFreshness)
   /// The server answered 404: it has no such tile.
@@ -24,41 +25,31 @@ public enum FetchedTile: Sendable, Equatable {
 /// `If-Modified-Since`. A tile is returned only when its bytes decode to an image of the expected size, so
 /// garbage never reaches a cache; a body larger than `policy.maximumTileBytes` is dropped as it arrives and
 /// its transfer cancelled.
+///
+/// The requests go through an `HTTPTransport` (`URLSessionTransport` unless told otherwise) and the waits
+/// through a `FetchClock`: what a response means is decided here, how it travels there.
 public final class TileFetcher: Sendable {
   /// The `User-Agent` header sent with every request.
   public let userAgent: String
   public let policy: TileFetchPolicy
-  private let session: URLSession
-  /// Receives the session's callbacks and hands each to the transfer of its task.
-  private let transfers: TransferRouter
+  /// What the requests travel through.
+  public let transport: any HTTPTransport
+  /// When responses arrive (it stamps the freshness records) and how retries wait.
+  public let clock: any FetchClock
 
   /// `version` is mymap's version; `contact` (e.g. an e-mail address) is appended to the User-Agent so
-  /// that tile server operators can reach the user. Control characters are removed from both.
-  public init(version: String, contact: String? = nil, policy: TileFetchPolicy = TileFetchPolicy()) {
-    self.userAgent = Self.userAgent(version: version, contact: contact)
+  /// that tile server operators can reach the user. Control characters are removed from both. The
+  /// requests go through `transport` (by default a `URLSessionTransport`), and the waits before retries
+  /// through `clock`.
+  public init(
+    version: String, contact: String? = nil, policy: TileFetchPolicy = TileFetchPolicy(),
+    transport: (any HTTPTransport)? = nil, clock: any FetchClock = SystemClock()
+  ) {
+    let userAgent = Self.userAgent(version: version, contact: contact)
+    self.userAgent = userAgent
     self.policy = policy
-    let configuration = FoundationFolders.leavingNoneBehind { URLSessionConfiguration.ephemeral }
-    configuration.httpMaximumConnectionsPerHost = 2
-    configuration.timeoutIntervalForRequest = policy.timeout
-    configuration.timeoutIntervalForResource = policy.timeout * 4
-    // No URLCache: the caller caches tiles. Without one, FoundationNetworking sends our own
-    // If-None-Match / If-Modified-Since unchanged and hands a 304 (empty body) back to us as it is
-    // (TileFetcherTests check this against the local tile server); `.reloadIgnoringLocalCacheData` only
-    // concerns the absent local cache. It spells some header names its own way (`ETag` arrives as
-    // `Etag`), so TileFreshness reads them case-insensitively.
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
-    let transfers = TransferRouter()
-    self.transfers = transfers
-    // The delegate receives each body as it arrives (FoundationNetworking keeps none of it), so a fetch can
-    // stop one that grows too large; the session keeps the delegate until it is invalidated.
-    self.session = URLSession(
-      configuration: configuration, delegate: transfers, delegateQueue: TransferRouter.makeDelegateQueue())
-  }
-
-  deinit {
-    session.finishTasksAndInvalidate()
+    self.transport = transport ?? URLSessionTransport(userAgent: userAgent)
+    self.clock = clock
   }
 
   /// `mymap/<version> (+https://example.invalid/mymap)`, plus `; <contact>` inside the parentheses.
@@ -74,22 +65,22 @@ public final class TileFetcher: Sendable {
   }
 
   /// Fetches one tile (its `@2x` URL when `retina`). Returns `.image` only for a body that decodes to an
-  /// `expectedSize` × `expectedSize` image, `.missing` for a 404; throws `TileFetchError` for anything else
+  /// `expectedSize` × `expectedSize` image (`.vectorTile` only for one that decodes as a vector tile, when
+  /// `content` is `.vector`), `.missing` for a 404; throws `TileFetchError` for anything else
   /// (after retrying transient failures as `policy` allows) and `CancellationError` when the task is
   /// cancelled.
   ///
   /// With `cached` (the record of a stored copy) that has an ETag or Last-Modified, the request is
   /// conditional (`If-None-Match`, `If-Modified-Since`) and a 304 returns `.notModified` with the record
   /// updated from the 304's headers; a 304 to an unconditional request is an unexpected response. The
-  /// records are stamped with `now()` when the response arrives.
+  /// records are stamped with `clock.now()` when the response arrives.
   ///
   /// Once `stopping` is flipped (Ctrl-C), no retry and no wait before one starts: the fetch throws the
   /// `TileFetchError` of its last request at once, and a wait already running ends within about 0.25 s. The
   /// request in flight, and the first request of a fetch, are made and allowed to finish.
   public func fetch(
-    _ tile: TileID, from template: TileURLTemplate, expectedSize: Int, retina: Bool = false,
-    revalidating cached: TileFreshness? = nil, now: @Sendable () -> Date = Date.init,
-    stopping: FetchCancellation? = nil
+    _ tile: TileID, from template: TileURLTemplate, expectedSize: Int, content: TileContent = .raster,
+    retina: Bool = false, revalidating cached: TileFreshness? = nil, stopping: FetchCancellation? = nil
   ) async throws -> FetchedTile {
     guard let url = URL(string: template.url(for: tile, retina: retina)) else {
       throw TileFetchError(
@@ -100,7 +91,7 @@ public final class TileFetcher: Sendable {
       attempt += 1
       try Task.checkCancellation()
       do {
-        return try await fetchOnce(url, expectedSize: expectedSize, cached: cached, now: now)
+        return try await fetchOnce(url, expectedSize: expectedSize, content: content, cached: cached)
       } catch let failure as Failure {
         let error = TileFetchError(
           tile: tile, source: template.redacted, reason: failure.reason, attempts: attempt)
@@ -110,23 +101,23 @@ public final class TileFetcher: Sendable {
         if let stopping {
           guard try await sleep(delay, unless: stopping) else { throw error }
         } else {
-          try await policy.sleep(delay)
+          try await clock.sleep(seconds: delay)
         }
       }
     }
   }
 
-  /// The longest single `policy.sleep` while a stop switch is watched.
+  /// The longest single `clock.sleep` while a stop switch is watched.
   static let stopCheckInterval = 0.25
 
-  /// Waits `seconds` through `policy.sleep`, in slices of at most `stopCheckInterval`, and returns false
-  /// (at once or after the current slice) when `stopping` is flipped.
+  /// Waits `seconds` on the clock, in slices of at most `stopCheckInterval`, and returns false (at once or
+  /// after the current slice) when `stopping` is flipped.
   private func sleep(_ seconds: Double, unless stopping: FetchCancellation) async throws -> Bool {
     var remaining = seconds
     repeat {
       if stopping.isCancelled { return false }
       let slice = min(remaining, Self.stopCheckInterval)
-      try await policy.sleep(slice)
+      try await clock.sleep(seconds: slice)
       remaining -= slice
     } while remaining > 0
     return !stopping.isCancelled
@@ -139,63 +130,60 @@ public final class TileFetcher: Sendable {
     var retryAfter: Double? = nil
   }
 
-  private func fetchOnce(_ url: URL, expectedSize: Int, cached: TileFreshness?, now: () -> Date)
-    async throws -> FetchedTile
-  {
-    var request = URLRequest(url: url)
-    request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-    request.setValue("image/png,image/jpeg,image/webp;q=0.9,*/*;q=0.1", forHTTPHeaderField: "Accept")
+  /// The request for `url`: conditional when `cached` has validators.
+  private func request(_ url: URL, cached: TileFreshness?) -> HTTPRequest {
+    var request = HTTPRequest(
+      url: url,
+      headers: ["User-Agent": userAgent, "Accept": "image/png,image/jpeg,image/webp;q=0.9,*/*;q=0.1"])
     if let etag = cached?.etag {
-      request.setValue(etag, forHTTPHeaderField: "If-None-Match")
+      request.headers["If-None-Match"] = etag
     }
     if let lastModified = cached?.lastModified {
-      request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+      request.headers["If-Modified-Since"] = lastModified
     }
+    return request
+  }
+
+  private func fetchOnce(_ url: URL, expectedSize: Int, content: TileContent, cached: TileFreshness?)
+    async throws -> FetchedTile
+  {
     let conditional = cached?.canRevalidate ?? false
-    let data: Data
-    let response: URLResponse
-    do {
-      (data, response) = try await receive(request)
-    } catch is Transfer.Expired {
-      // Not retried: a server that trickles a tile for a minute will do it again.
-      throw Failure(reason: .timedOut, retryable: false)
-    } catch let tooLarge as Transfer.TooLarge {
-      throw Failure(reason: .tooLarge(bytes: tooLarge.announced, limit: tooLarge.limit), retryable: false)
-    } catch let refused as Transfer.RedirectRefused {
-      throw Failure(reason: .redirectNotFollowed(to: refused.target), retryable: false)
-    } catch let error as URLError {
-      if error.code == .cancelled, Task.isCancelled { throw CancellationError() }
-      throw Self.failure(for: error)
+    let response: HTTPResponse
+    do throws(HTTPTransportError) {
+      response = try await transport.send(
+        request(url, cached: cached), limit: policy.maximumTileBytes, timeout: policy.timeout)
+    } catch {
+      throw try Self.failure(for: error)
     }
-    guard let http = response as? HTTPURLResponse else {
-      throw Failure(reason: .connectionFailed("not an HTTP response"), retryable: false)
-    }
-    let received = now()
+    let received = clock.now()
     // A 304 answers a conditional request only; to any other request it is an unexpected status.
-    if http.statusCode == 304, let cached, conditional {
-      return .notModified(cached.merged(withNotModified: Self.headers(of: http), now: received))
+    if response.status == 304, let cached, conditional {
+      return .notModified(cached.merged(withNotModified: response.headers, now: received))
     }
-    switch http.statusCode {
+    switch response.status {
     case 200:
       break
     case 404:
       return .missing
     case let status:
-      let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap {
-        Self.parseRetryAfter($0, now: received)
-      }
+      let retryAfter = response.header("Retry-After").flatMap { Self.parseRetryAfter($0, now: received) }
       throw Failure(
         reason: .httpStatus(status, retryAfter: retryAfter), retryable: status == 429 || status == 503,
         retryAfter: retryAfter)
     }
-    // A compressed body is decompressed by URLSession, so its length says nothing about Content-Length.
-    let encoding = http.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
-    let expectedLength = http.expectedContentLength
-    if encoding == "identity", expectedLength >= 0, Int64(data.count) != expectedLength {
-      throw Failure(
-        reason: .truncated(bytesMissing: max(0, Int(expectedLength) - data.count)), retryable: true)
+    // A compressed body is decompressed by the transport, so its length says nothing about Content-Length.
+    let encoding = response.header("Content-Encoding")?.lowercased() ?? "identity"
+    let data = response.body
+    if encoding == "identity", let announced = response.announcedLength, data.count != announced {
+      throw Failure(reason: .truncated(bytesMissing: max(0, announced - data.count)), retryable: true)
     }
-    let contentType = http.value(forHTTPHeaderField: "Content-Type")
+    let contentType = response.header("Content-Type")
+    if content == .vector {
+      guard Self.isVectorTile(data) else {
+        throw Failure(reason: .notAVectorTile(contentType: contentType), retryable: false)
+      }
+      return .vectorTile(data, TileFreshness(responseHeaders: response.headers, now: received))
+    }
     let image: RasterImage
     do {
       image = try ImageDecoder.decode(data, maximumSide: max(expectedSize, 1))
@@ -210,87 +198,40 @@ public final class TileFetcher: Sendable {
         reason: .wrongSize(width: image.width, height: image.height, expected: expectedSize),
         retryable: false)
     }
-    return .image(data, image, TileFreshness(responseHeaders: Self.headers(of: http), now: received))
+    return .image(data, image, TileFreshness(responseHeaders: response.headers, now: received))
   }
 
-  /// Sends `request` and collects its body, which may not be larger than `policy.maximumTileBytes`: throws
-  /// `Transfer.TooLarge` when it is (the transfer is stopped at once), else the task's `URLError` when it
-  /// fails. Cancelling the task cancels the request.
-  private func receive(_ request: URLRequest) async throws -> (Data, URLResponse) {
-    let task = session.dataTask(with: request)
-    let transfer = Transfer(limit: policy.maximumTileBytes)
-    // Registered before anything can happen to the task, so that no callback of it goes astray.
-    transfers.add(transfer, for: task)
-    // FoundationNetworking's own timeouts miss a body that trickles in a byte at a time (the transfer then
-    // never ends): a deadline of its own, as long as the session's resource timeout and a little more.
-    let deadline = DispatchTime.now() + policy.timeout * 4 + 2
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        transfer.wait(continuation)
-        task.resume()
-        DispatchQueue.global().asyncAfter(deadline: deadline) {
-          if transfer.expire() { task.cancel() }
-        }
-      }
-    } onCancel: {
-      // Not here: the runtime holds the task's lock while this runs, and URLSessionTask.cancel() waits for
-      // the session's queue, which may be finishing this very transfer and resuming the continuation (which
-      // needs that lock): a deadlock seen under load.
-      DispatchQueue.global().async { task.cancel() }
-    }
+  /// Whether bytes are a Mapbox Vector Tile, gzip- or zlib-compressed or not: they inflate within the limit
+  /// and decode, so that an error page never reaches a cache.
+  static func isVectorTile(_ data: Data) -> Bool {
+    guard let bytes = try? Gzip.inflateIfCompressed(data, limit: TileLimits.maximumInflatedVectorTileBytes),
+      !bytes.isEmpty, (try? VectorTile(decoding: bytes)) != nil
+    else { return false }
+    return true
   }
 
-  /// The response's header fields as strings.
-  private static func headers(of response: HTTPURLResponse) -> [String: String] {
-    var headers: [String: String] = [:]
-    for case (let name as String, let value as String) in response.allHeaderFields {
-      headers[name] = value
-    }
-    return headers
-  }
-
-  private static func failure(for error: URLError) -> Failure {
-    if let missing = bytesMissing(error) {
-      return Failure(reason: .truncated(bytesMissing: missing), retryable: true)
-    }
-    switch error.code {
+  /// What a failed exchange means for the fetch; `CancellationError` when the fetch was cancelled.
+  private static func failure(for error: HTTPTransportError) throws -> Failure {
+    switch error {
     case .timedOut:
       return Failure(reason: .timedOut, retryable: true)
-    case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource, .unknown:
-      return Failure(reason: .connectionFailed(describe(error)), retryable: true)
+    // Not retried: a server that trickles a tile for a minute will do it again.
+    case .deadlinePassed:
+      return Failure(reason: .timedOut, retryable: false)
+    case .tooLarge(let announced, let limit):
+      return Failure(reason: .tooLarge(bytes: announced, limit: limit), retryable: false)
+    case .redirectRefused(let target):
+      return Failure(reason: .redirectNotFollowed(to: target), retryable: false)
     // Retrying cannot help within one fetch: the caller may skip the host's other tiles instead.
-    case .cannotConnectToHost:
-      return Failure(reason: .cannotConnect(.cannotConnectToHost), retryable: false)
-    case .cannotFindHost, .dnsLookupFailed:
-      return Failure(reason: .cannotConnect(.unknownHost), retryable: false)
-    case .notConnectedToInternet:
-      return Failure(reason: .cannotConnect(.notConnectedToInternet), retryable: false)
-    default:
-      return Failure(reason: .connectionFailed(describe(error)), retryable: false)
+    case .unreachable(let why):
+      return Failure(reason: .cannotConnect(why), retryable: false)
+    case .connectionFailed(let how):
+      return Failure(reason: .connectionFailed(how.description), retryable: how.isTransient)
+    case .truncated(let missing):
+      return Failure(reason: .truncated(bytesMissing: missing), retryable: true)
+    case .cancelled:
+      throw CancellationError()
     }
-  }
-
-  private static func describe(_ error: URLError) -> String {
-    switch error.code {
-    case .networkConnectionLost: return "the connection was dropped"
-    case .badServerResponse, .cannotParseResponse: return "bad response from the server"
-    case .zeroByteResource: return "empty response"
-    default:
-      let text = error.localizedDescription
-      return text.isEmpty ? "URL error \(error.code.rawValue)" : text
-    }
-  }
-
-  /// FoundationNetworking reports a body cut short of its Content-Length only through libcurl's message
-  /// "transfer closed with N bytes remaining to read" (as URLError -1): read N from it.
-  private static func bytesMissing(_ error: URLError) -> Int? {
-    let prefix = "transfer closed with "
-    let suffix = " bytes remaining to read"
-    let text = error.localizedDescription
-    guard let start = text.range(of: prefix),
-      let end = text.range(of: suffix, range: start.upperBound..<text.endIndex)
-    else { return nil }
-    return Int(text[start.upperBound..<end.lowerBound])
   }
 
   /// `Retry-After` as seconds from now: delta-seconds (`120`) or an HTTP date; nil when unreadable.

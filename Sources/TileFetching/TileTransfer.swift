@@ -168,7 +168,8 @@ final class TransferRouter: NSObject, URLSessionDataDelegate, @unchecked Sendabl
   /// server, between one in twenty and half of the fetches read and queued all of it before the delegate
   /// even saw the limit crossed. `InlineDelegateQueue` runs each callback at once, on libcurl's own queue,
   /// so `Transfer` drops every byte past the limit as it arrives: memory stays at the limit however long
-  /// the cancellation takes, and TileFetcherTests check that the server sees the connection closed early.
+  /// the cancellation takes, and URLSessionTransportTests check that the server sees the connection closed
+  /// early.
   static func makeDelegateQueue() -> OperationQueue? {
     #if canImport(FoundationNetworking)
       return InlineDelegateQueue()

@@ -118,6 +118,20 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible, Cus
   /// Whether the template has `{r}`, so that it can serve `@2x` (512-pixel) tiles.
   public var hasRetinaPlaceholder: Bool { parts.contains(.retina) }
 
+  /// What the server's tiles are, by the extension of the URL's path: vector tiles for `.pbf` and `.mvt`,
+  /// images for anything else.
+  public var content: TileContent {
+    let path = URLComponents(string: template)?.path ?? template
+    let lowered = path.lowercased()
+    return lowered.hasSuffix(".pbf") || lowered.hasSuffix(".mvt") ? .vector : .raster
+  }
+
+  /// The size of the server's tiles: vector tiles are drawn 512 points wide; images are 256 pixels, 512
+  /// for `@2x` ones.
+  public func tileSize(retina: Bool) -> Int {
+    content == .vector || retina ? 512 : 256
+  }
+
   /// The names of the environment variables the template reads keys from.
   public var keyVariables: [String] {
     parts.compactMap {

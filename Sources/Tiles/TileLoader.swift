@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ImageCodecs
 import MapMath
+import Synchronization
 
 /// The outcome of loading a set of tiles: the decoded ones, the ones the source does not have, and the
 /// ones that could not be used (with the reason).
@@ -111,43 +112,41 @@ extension TileLoader {
   }
 }
 
-/// Hands out tile indices to the workers and gathers what they produce.
-///
-/// `@unchecked Sendable`: every stored property is read and written only while `lock` is held.
-private final class OutcomeCollector: @unchecked Sendable {
-  private let lock = NSLock()
-  private var next = 0
-  private var outcomes: [TileLoader.Outcome?]
-  private var firstError: Error?
+/// Hands out tile indices to the workers and gathers what they produce; its state lives in a `Mutex`.
+private final class OutcomeCollector: Sendable {
+  private struct State {
+    var next = 0
+    var outcomes: [TileLoader.Outcome?]
+    var firstError: (any Error)?
+  }
+
+  private let state: Mutex<State>
 
   init(count: Int) {
-    outcomes = Array(repeating: nil, count: count)
+    state = Mutex(State(outcomes: Array(repeating: nil, count: count)))
   }
 
   /// The next index to work on; nil when all are handed out or a worker hit a source error.
   func nextIndex() -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard firstError == nil, next < outcomes.count else { return nil }
-    next += 1
-    return next - 1
+    state.withLock { state in
+      guard state.firstError == nil, state.next < state.outcomes.count else { return nil }
+      state.next += 1
+      return state.next - 1
+    }
   }
 
   func record(_ outcome: TileLoader.Outcome, at index: Int) {
-    lock.lock()
-    defer { lock.unlock() }
-    outcomes[index] = outcome
+    state.withLock { $0.outcomes[index] = outcome }
   }
 
-  func stop(with error: Error) {
-    lock.lock()
-    defer { lock.unlock() }
-    if firstError == nil { firstError = error }
+  func stop(with error: any Error) {
+    state.withLock { state in
+      if state.firstError == nil { state.firstError = error }
+    }
   }
 
   func result(for tiles: [TileID]) throws -> LoadedTiles {
-    lock.lock()
-    defer { lock.unlock() }
+    let (outcomes, firstError) = state.withLock { ($0.outcomes, $0.firstError) }
     if let firstError { throw firstError }
     var loaded = LoadedTiles(images: [:], missing: [], failed: [])
     for (tile, outcome) in zip(tiles, outcomes) {

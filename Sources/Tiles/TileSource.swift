@@ -20,12 +20,16 @@ public protocol TileSource: Sendable, CustomStringConvertible {
   func tileData(_ id: TileID) throws -> Data?
   /// Images or vector tiles (`.raster` unless the source says otherwise).
   var content: TileContent { get }
+  /// The area the tiles cover, when the source says (MBTiles `bounds`, a PMTiles header); nil for the
+  /// whole world or unknown.
+  var bounds: GeoBox? { get }
   /// A vector tile's protobuf bytes, inflated (see the default in `TileContent.swift`).
   func vectorTileBytes(_ id: TileID) throws -> [UInt8]?
 }
 
 extension TileSource {
   public var cacheIdentity: String { description }
+  public var bounds: GeoBox? { nil }
 }
 
 /// Opens the tile source at `path`: a tile folder (`{z}/{x}/{y}.png`), an MBTiles file or a PMTiles archive

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import TileFetching
 import Tiles
 
@@ -37,15 +38,14 @@ enum Interrupts {
   }
 }
 
-/// `@unchecked Sendable`: `value` is touched only while `lock` is held.
-private final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
+/// A count shared by the signal handler's dispatch source and the command.
+private final class Counter: Sendable {
+  private let value = Mutex(0)
 
   func increment() -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    value += 1
-    return value
+    value.withLock { value in
+      value += 1
+      return value
+    }
   }
 }

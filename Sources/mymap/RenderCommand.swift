@@ -39,9 +39,11 @@ enum RenderCommand {
       .value(
         "tiles", short: "t", valueName: "SOURCE",
         help:
-          "Basemap: a {z}/{x}/{y}.png tile folder, an .mbtiles file, a tile server's URL template like"
-          + " https://tile.openstreetmap.org/{z}/{x}/{y}.png (tiles are fetched into the tile cache, see"
-          + " 'mymap help tiles fetch'), or builtin (the default: the built-in vector basemap)."),
+          "Basemap: a {z}/{x}/{y}.png tile folder, an .mbtiles or .pmtiles file of images or of vector"
+          + " tiles (a street map drawn with a MapLibre style, see --map-style), a tile server's URL template"
+          + " like https://tile.openstreetmap.org/{z}/{x}/{y}.png, or ending in .pbf or .mvt for vector tiles"
+          + " (tiles are fetched into the tile cache, see 'mymap help tiles fetch'), or builtin (the default:"
+          + " the built-in vector basemap)."),
       .value(
         "style", valueName: "NAME|FILE", help: "A style from Styles/ or a style JSON file.",
         default: "default"),
@@ -50,7 +52,10 @@ enum RenderCommand {
       .value(
         "padding", valueName: "PT", help: "Space between the drawn overlays and the image edge.",
         default: "20"),
-      .flag("fractional-zoom", help: "Fit with any zoom, not only whole ones (tiles are resampled)."),
+      .flag(
+        "fractional-zoom",
+        help:
+          "Fit raster tiles with any zoom, not only whole ones (tiles are resampled); vector maps always do."),
       .flag(
         "offline",
         help:
@@ -243,8 +248,8 @@ enum RenderCommand {
     do {
       cache = try openTileCache(
         at: path,
-        for: TileCacheDescription(source: template.redacted, attribution: given, tileSize: retina ? 512 : 256)
-      )
+        for: TileCacheDescription(
+          source: template.redacted, attribution: given, tileSize: template.tileSize(retina: retina)))
     } catch TileCacheError.notWritable(let cachePath, let reason) {
       // render has no --to: the way out is the permissions, another cache home, or reading it as it is.
       throw .badInput(
@@ -255,12 +260,11 @@ enum RenderCommand {
     }
     let attribution = given ?? (try? cache.tileSource())?.attribution
     if attribution == nil { warnings.append(TileServerAccess.noAttributionWarning(template)) }
-    let source = RemoteTileSource(
+    var settings = RemoteTileSource.Settings(maximumTiles: maximumTiles)
+    if let progress { settings.progress = { progress.update($0) } }
+    return RemoteTileSource(
       template: template, cache: cache, fetcher: TileServerAccess.fetcher(arguments),
-      attribution: attribution, retina: retina)
-    source.maximumTiles = maximumTiles
-    if let progress { source.progress = { progress.update($0) } }
-    return source
+      attribution: attribution, retina: retina, settings: settings)
   }
 
   /// Runs the render; while tiles are fetched, Ctrl-C stops the download cleanly.

@@ -15,8 +15,8 @@ enum TilesFetchCommand {
       The area is the box of --bbox, or the region that shows all the places of --locations or of the \
       store (the default), as 'render' would fit it. Only tiles the cache lacks, or holds past the expiry \
       the server gave them, are requested; stale tiles are revalidated (If-None-Match, If-Modified-Since). \
-      Every tile is stored only after it decodes as an image of the right size, each in one atomic write, \
-      so Ctrl-C (or a failure) leaves a consistent cache. Requests carry mymap's User-Agent (extend it \
+      Every tile is stored only after it decodes as an image of the right size (or, for a template that \
+      ends in .pbf or .mvt, as a vector tile), each in one atomic write, so Ctrl-C (or a failure) leaves a consistent cache. Requests carry mymap's User-Agent (extend it \
       with --contact), use at most 2 connections per server, and back off on HTTP 429 and 503. More than \
       --max-tiles (default 2000) tiles are refused: public tile servers such as tile.openstreetmap.org \
       forbid bulk downloading (https://operations.osmfoundation.org/policies/tiles/). The template may \
@@ -76,17 +76,20 @@ enum TilesFetchCommand {
       throw .usage("\(error)")
     }
     // A render centres its map on the places' region (shifted a little to fit the callouts): half a map and
-    // a bit more on every side holds whatever it shows.
+    // a bit more on every side holds whatever it shows. The margin counts 256-point tiles: vector tiles are
+    // drawn 512 points wide (a render at zoom z uses vector tiles of zoom z - 1), so half as many suffice.
+    let perTile = template.content == .vector ? 0.5 : 1
     let margin =
       aroundPlaces
-      ? PixelSize(width: size.width / 2 + 64, height: size.height / 2 + 64) : PixelSize(width: 0, height: 0)
+      ? PixelSize(width: (size.width / 2 + 64) * perTile, height: (size.height / 2 + 64) * perTile)
+      : PixelSize(width: 0, height: 0)
     let coverage = TileCoverage(box: box, zooms: zooms, margin: margin)
     // Counted before anything is listed or opened: a whole-world request at zoom 18 is 68 billion tiles.
     let planned = coverage.tileCount
     if planned > max(maximumTiles * 4, 10_000) {
       throw TileServerAccess.map(.tooManyTiles(needed: planned, limit: maximumTiles))
     }
-    let tileSize = retina ? 512 : 256
+    let tileSize = template.tileSize(retina: retina)
     let path = arguments.string("to") ?? TileServerAccess.defaultCache(for: template, retina: retina)
     let given = arguments.string("attribution") ?? knownAttribution(for: template)
     let description = TileCacheDescription(source: template.redacted, attribution: given, tileSize: tileSize)

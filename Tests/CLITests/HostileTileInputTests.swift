@@ -144,6 +144,7 @@ final class HostileTileInputTests: XCTestCase {
         + " from \(url): the server redirected to file:///etc/hostname, which mymap does not follow (only http"
         + " and https)")
     XCTAssertEqual(server.requests().map(\.path), ["/redirect/0/0/0.png"])
+    XCTAssertEqual(server.requestsOutsideAnyNamespace().map(\.path), [], "no request for the file's path")
     XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.path("tiles/0/0/0.png")))
   }
 }

@@ -112,6 +112,10 @@ final class Sandbox: Sendable {
     return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != ".home" }.sorted()
   }
 
+  /// A mymap built for code coverage (`swift test --enable-code-coverage`) writes `default.profraw` into its
+  /// working directory, the sandbox, whose files the tests check: its profile goes nowhere instead.
+  static let noProfile = ["LLVM_PROFILE_FILE": "/dev/null"]
+
   /// Where `mymap` keeps its store in this sandbox: `$MYMAP_HOME/locations.sqlite`.
   var storePath: String { home.appendingPathComponent("mymap/locations.sqlite").path }
 
@@ -126,9 +130,9 @@ final class Sandbox: Sendable {
   /// Starts `mymap` without waiting for it, so that several can run at once; `wait()` collects the result.
   ///
   /// The environment is the sandbox's own: HOME, `MYMAP_HOME` (`home/mymap`), the XDG folders under HOME,
-  /// `TZ=UTC` (dates do not depend on the machine's zone), and the search paths from the test's own
-  /// environment; `LANG` and the `LC_*` variables are not passed, so dates read as in plain US English unless
-  /// `extra` sets them. `extra` overrides any of these.
+  /// `TZ=UTC` (dates do not depend on the machine's zone), no coverage profile (`noProfile`), and the
+  /// search paths from the test's own environment; `LANG` and the `LC_*` variables are not passed, so dates
+  /// read as in plain US English unless `extra` sets them. `extra` overrides any of these.
   func start(
     _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]
   ) throws -> RunningMymap {
@@ -148,6 +152,7 @@ final class Sandbox: Sendable {
     for key in ["PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH"] {
       if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
     }
+    environment.merge(Sandbox.noProfile) { $1 }
     environment.merge(extra) { $1 }
     process.environment = environment
 

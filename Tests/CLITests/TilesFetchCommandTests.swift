@@ -404,10 +404,11 @@ final class TilesFetchCommandTests: XCTestCase {
     let server = try LocalTileServer()
     defer { server.stop() }
     let sandbox = try Sandbox()
-    // `busy?n=3` answers 503 to the first 3 requests of each path, asking for a retry after 1 s. The box
-    // holds one tile per zoom (0/0/0, 1/0/1, 2/1/2), so all the tiles of a run are in flight at once: the
-    // refusal of one of them (after 2 s of retries) leaves no tile unasked, and every tile counts.
-    let url = FetchTesting.url(server, "busy", query: "n=3&retry_after=1")
+    // `busy?n=3` answers 503 to the first 3 requests of each path, asking for a retry at once (that waits
+    // are as long as Retry-After says is shown by TileFetcherTests). The box holds one tile per zoom (0/0/0,
+    // 1/0/1, 2/1/2), so all the tiles of a run are in flight at once: the refusal of one of them (after its
+    // retries) leaves no tile unasked, and every tile counts.
+    let url = FetchTesting.url(server, "busy", query: "n=3&retry_after=0")
     let fetch = [
       "tiles", "fetch", "--url", url, "--bbox", "-10,-10,-5,-5", "--to", "tiles", "--attribution", "T",
     ]
@@ -659,10 +660,10 @@ final class TilesFetchCommandTests: XCTestCase {
     defer { server.stop() }
     let sandbox = try Sandbox()
     let password = "pa55w0rd-xyz"
-    let url = "http://mapper:\(password)@127.0.0.1:\(server.port)/ok/{z}/{x}/{y}.png"
+    let url = "http://mapper:\(password)@127.0.0.1:\(server.port)/\(server.namespace)/ok/{z}/{x}/{y}.png"
     let result = try sandbox.run(["tiles", "fetch", "--url", url, "--bbox", "-10,-10,10,10", "--zoom", "0"])
     assertSucceeded(result)
-    let redacted = "http://mapper:***@127.0.0.1:\(server.port)/ok/{z}/{x}/{y}.png"
+    let redacted = "http://mapper:***@127.0.0.1:\(server.port)/\(server.namespace)/ok/{z}/{x}/{y}.png"
     XCTAssertTrue(result.stderr.contains(redacted), result.stderr)
     XCTAssertFalse(
       result.stderr.contains(password) || result.stdoutText.contains(password), result.transcript)
@@ -803,16 +804,18 @@ final class TilesFetchCommandTests: XCTestCase {
     let server = try LocalTileServer()
     defer { server.stop() }
     let sandbox = try Sandbox()
-    // 85 tiles, each answered after 0.5 s, two at a time: about 21 s if nothing stopped it.
+    // 85 tiles, each answered after 0.2 s, two at a time: about 9 s if nothing stopped it. Ctrl-C comes
+    // once the first tile is in the cache.
     let total = FetchTesting.slippyCount(west: -170, south: -80, east: 170, north: 80, zooms: 0...3)
     XCTAssertEqual(total, 85)
     let running = try sandbox.start(
       [
-        "tiles", "fetch", "--url", FetchTesting.url(server, "slow", query: "delay=0.5"), "--bbox",
+        "tiles", "fetch", "--url", FetchTesting.url(server, "slow", query: "delay=0.2"), "--bbox",
         "-170,-80,170,80", "--zoom", "0-3", "--to", "tiles", "--attribution", "T",
       ])
-    try FetchTesting.waitForRequests(server, running)
-    usleep(1_200_000)
+    try FetchTesting.waitUntil("a tile is in the cache", running) {
+      (try? FetchTesting.tileFiles(in: sandbox.path("tiles")).isEmpty) == false
+    }
     kill(running.process.processIdentifier, SIGINT)
     let result = running.wait()
 
@@ -832,15 +835,14 @@ final class TilesFetchCommandTests: XCTestCase {
     let server = try LocalTileServer()
     defer { server.stop() }
     let sandbox = try Sandbox()
-    // Each tile takes 2 s; Ctrl-C comes about 1 s after the first two requests went out, so both are in
+    // Each tile takes 0.5 s; Ctrl-C comes as soon as the server has the first two requests, so both are in
     // flight. "The tiles in flight finish": they are stored, and counted.
     let running = try sandbox.start(
       [
-        "tiles", "fetch", "--url", FetchTesting.url(server, "slow", query: "delay=2"), "--bbox",
+        "tiles", "fetch", "--url", FetchTesting.url(server, "slow", query: "delay=0.5"), "--bbox",
         "-170,-80,170,80", "--zoom", "0-3", "--to", "tiles", "--attribution", "T",
       ])
-    try FetchTesting.waitForRequests(server, running)
-    usleep(800_000)
+    try FetchTesting.waitUntil("the server has two requests", running) { server.requests().count >= 2 }
     kill(running.process.processIdentifier, SIGINT)
     let result = running.wait()
     XCTAssertEqual(result.status, 130, result.transcript)
@@ -1138,16 +1140,31 @@ enum FetchTesting {
     }
   }
 
-  /// Waits (5 s at most) until the server has seen a request, so that mymap is in its download and
-  /// handles Ctrl-C.
-  static func waitForRequests(_ server: LocalTileServer, _ running: RunningMymap) throws {
-    let deadline = Date().addingTimeInterval(5)
-    while server.requests().isEmpty {
-      guard Date() < deadline, running.process.isRunning else {
-        throw XCTSkip("mymap sent no request within 5 s (running: \(running.process.isRunning))")
+  /// Waits (20 s at most) until `condition` holds while `running` still runs. mymap ending first, or the
+  /// time running out, fails the test and throws: a crash before the awaited moment is a failure, never a
+  /// skip.
+  static func waitUntil(
+    _ what: String, _ running: RunningMymap, file: StaticString = #filePath, line: UInt = #line,
+    _ condition: () -> Bool
+  ) throws {
+    let deadline = Date().addingTimeInterval(20)
+    while !condition() {
+      guard running.process.isRunning else {
+        let result = running.wait(file: file, line: line)
+        XCTFail("mymap ended before \(what)\n\(result.transcript)", file: file, line: line)
+        throw WaitFailure(description: "mymap ended before \(what)")
       }
-      usleep(20_000)
+      guard Date() < deadline else {
+        XCTFail("not within 20 s: \(what)", file: file, line: line)
+        throw WaitFailure(description: "not within 20 s: \(what)")
+      }
+      usleep(5_000)
     }
+  }
+
+  /// Why `waitUntil` gave up.
+  struct WaitFailure: Error, CustomStringConvertible {
+    let description: String
   }
 
   /// N from `mymap: error: interrupted: N of TOTAL tiles were fetched and kept; the cache is consistent`.
@@ -1224,6 +1241,7 @@ enum FetchTesting {
     for key in ["PATH", "LD_LIBRARY_PATH"] {
       if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
     }
+    environment.merge(Sandbox.noProfile) { $1 }
     process.environment = environment
     let capture = try TemporaryDirectory(prefix: "mymap-pty")
     let outputURL = try capture.write(Data(), to: "output")

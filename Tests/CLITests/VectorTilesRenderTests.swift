@@ -31,6 +31,10 @@ final class VectorTilesRenderTests: XCTestCase {
     assertPNG(first, width: 1200, height: 800)
     XCTAssertEqual(sandbox.contents(of: "b.png"), first, "the same command gives the same bytes")
     XCTAssertEqual(sandbox.contents(of: "c.png"), first, "MBTiles and PMTiles hold the same tiles")
+    // East of the extract's bounds there is no data: the style's "no data" colour, not empty land.
+    let image = try PNGCodec.decode(first)
+    let outside = image.pixel(x: 1180, y: 300)
+    XCTAssertEqual([outside.red, outside.green, outside.blue], [230, 227, 222])
 
     let layout = try Layout(try XCTUnwrap(sandbox.contents(of: "a.json")))
     XCTAssertEqual(layout.tiles["source"] as? String, pmtiles)

@@ -1,5 +1,6 @@
 import Foundation
 import Places
+import TestSupport
 import XCTest
 
 final class CSVTests: XCTestCase {
@@ -56,14 +57,31 @@ final class CSVTests: XCTestCase {
         latitude: 52.358, longitude: 4.8686, locationDescription: "Vondelpark", date: utc(2026, 6, 1)))
   }
 
+  func testRealCitiesSample() throws {
+    // 103 rows of GeoNames' cities (CC BY 4.0), bytes unchanged: CRLF line ends, UTF-8 names, quoted fields.
+    let set = try LocationsFile.read(path: RepositoryPaths.fixture("places/cities-sample.csv").path)
+    XCTAssertEqual(set.locations.count, 103)
+    XCTAssertEqual(set.locations[0].title, "Shanghai")
+    XCTAssertEqual(set.locations[0].latitude, 31.22222)
+    XCTAssertEqual(set.locations[0].longitude, 121.45806)
+    XCTAssertEqual(set.locations.filter { $0.title == "São Paulo" }.count, 1)
+    XCTAssertEqual(
+      set.locations.suffix(3).map(\.title),
+      ["Mianzhu, Deyang, Sichuan", "Misato, Saitama", "Sant Pere, Santa Caterina i La Ribera"])
+    XCTAssertEqual(set.locations.last?.longitude, 2.18152)
+    XCTAssertEqual(
+      set.warnings,
+      [
+        "line 1: ignored columns that mymap does not read: "
+          + "\"geonameid\", \"countrycode\", \"population\", \"timezone\""
+      ])
+  }
+
   func testRealCitiesFile() throws {
-    // GeoNames' cities (CC BY 4.0), from ../shared when it is there.
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("shared/data/places/cities15000.csv").path
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw XCTSkip("\(path) is not there (../shared is not part of a fresh clone)")
-    }
+    // All of GeoNames' cities (CC BY 4.0): 34,006 rows, too large to copy into the repository.
+    let path = try RepositoryPaths.requireSharedData(
+      "places/cities15000.csv", for: "reading the whole GeoNames cities file"
+    ).path
     let set = try LocationsFile.read(path: path)
     XCTAssertEqual(set.locations.count, 34_006)
     XCTAssertEqual(set.locations[0].title, "Shanghai")

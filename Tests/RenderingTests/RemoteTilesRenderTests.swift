@@ -7,19 +7,18 @@ import XCTest
 
 @testable import Rendering
 
-/// Renders over a `RemoteTileSource` backed by the local tile server: the Snapshotter fetches the tiles a
-/// map needs into the cache before it draws them.
+/// Renders over a `RemoteTileSource` backed by the fake tile server (tile_server.py's behaviours, in
+/// virtual time): the Snapshotter fetches the tiles a map needs into the cache before it draws them.
 final class RemoteTilesRenderTests: XCTestCase {
-  private var server: LocalTileServer!
+  private var server: FakeTileServer!
   private var directory: TemporaryDirectory!
 
   override func setUpWithError() throws {
-    server = try LocalTileServer()
+    server = FakeTileServer(clock: VirtualClock(Date()))
     directory = try TemporaryDirectory(prefix: "mymap-remote-render")
   }
 
   override func tearDown() {
-    server?.stop()
     server = nil
     directory?.remove()
     directory = nil
@@ -28,16 +27,17 @@ final class RemoteTilesRenderTests: XCTestCase {
   private var cachePath: String { directory.url("cache").path }
 
   /// A new source (and cache object) over the one cache folder of the test.
-  private func remote(_ behaviour: String) throws -> RemoteTileSource {
+  private func remote(
+    _ behaviour: String, settings: RemoteTileSource.Settings = RemoteTileSource.Settings()
+  ) throws -> RemoteTileSource {
     let template = try server.template(behaviour)
     let cache = try openTileCache(
       at: cachePath,
       for: TileCacheDescription(source: template.redacted, attribution: "© Test tiles", tileSize: 256))
     return RemoteTileSource(
       template: template, cache: cache,
-      fetcher: TileFetcher(
-        version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5, sleep: { _ in })),
-      attribution: "© Test tiles")
+      fetcher: server.fetcher(version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5)),
+      attribution: "© Test tiles", settings: settings)
   }
 
   private func request(_ source: RemoteTileSource) -> RenderRequest {
@@ -107,8 +107,7 @@ final class RemoteTilesRenderTests: XCTestCase {
   }
 
   func testOfflineWithAnEmptyCacheAndAllTilesRequired() throws {
-    let source = try remote("ok")
-    source.offline = true
+    let source = try remote("ok", settings: RemoteTileSource.Settings(offline: true))
     var request = request(source)
     request.requireAllTiles = true
     guard case .incompleteBasemap(let missing, let needed, let name)? = renderError(request) else {
@@ -121,8 +120,7 @@ final class RemoteTilesRenderTests: XCTestCase {
   }
 
   func testTooManyTilesIsARenderError() throws {
-    let source = try remote("ok")
-    source.maximumTiles = 1
+    let source = try remote("ok", settings: RemoteTileSource.Settings(maximumTiles: 1))
     guard case .tileDownload(.tooManyTiles(let needed, let limit))? = renderError(request(source)) else {
       return XCTFail("expected tooManyTiles, got \(String(describing: renderError(request(source))))")
     }

@@ -3,16 +3,18 @@ import TileFetching
 import Tiles
 import XCTest
 
-/// `Tests/Fixtures/tileserver/tile_server.py`, running on 127.0.0.1 for one test: the first path segment of
-/// a request picks how it answers (`ok`, `busy`, `etag`, …; see the script's docstring), and it logs every
-/// request. `init` throws `XCTSkip` when python3 is not available; call `stop()` when done (or let the
-/// value go away).
-public final class LocalTileServer: @unchecked Sendable {
-  // @unchecked: every stored property is a constant, and `stop()` is serialised by `lock`.
-
+/// `Tests/Fixtures/tileserver/tile_server.py`, running on 127.0.0.1: the first path segment of a request
+/// picks how it answers (`ok`, `busy`, `etag`, …; see the script's docstring), and it logs every request.
+///
+/// One server process serves the whole test process (starting Python for every test cost a third of a
+/// second each); each `LocalTileServer` is a namespace of it (`baseURL` ends in `/~N`), with its own request
+/// log and its own request counts, so that tests do not see each other's requests. The process ends with
+/// the test process (it exits when its standard input, a pipe from this process, closes). `init` throws
+/// `XCTSkip` when python3 is not available.
+public final class LocalTileServer: Sendable {
   /// One request the server received.
   public struct LoggedRequest: Sendable, Equatable {
-    /// The path, without the query.
+    /// The path, without the query (and without the namespace).
     public var path: String
     public var userAgent: String
     /// The `If-None-Match` header, nil when the request had none.
@@ -29,27 +31,107 @@ public final class LocalTileServer: @unchecked Sendable {
   }
 
   public let port: Int
+  /// `~N`: the first path segment of this server's URLs.
+  public let namespace: String
+  private let process: SharedProcess
+  /// Where the log stood when this namespace was made: its requests come after.
+  private let logStart: UInt64
+
+  /// A new namespace of the shared server (started now if it is not running); throws `XCTSkip` when python3
+  /// is missing or the server does not start.
+  public init() throws {
+    process = try SharedProcess.running()
+    port = process.port
+    namespace = "~" + String(process.nextNamespace())
+    logStart = process.logSize()
+  }
+
+  /// Nothing to stop: the shared server runs on for the other tests. Kept so that tests read the same.
+  public func stop() {}
+
+  /// `http://127.0.0.1:PORT/~N`, without a trailing slash.
+  public var baseURL: String { "http://127.0.0.1:\(port)/\(namespace)" }
+
+  /// A template for one behaviour of the server (`ok`, `busy`, …) with an optional query:
+  /// `http://127.0.0.1:PORT/~N/<behaviour>/{z}/{x}/{y}.png[?query]` (`.pbf` and the like with `fileExtension`).
+  public func template(_ behaviour: String, query: String = "", fileExtension: String = "png") throws
+    -> TileURLTemplate
+  {
+    try TileURLTemplate(
+      "\(baseURL)/\(behaviour)/{z}/{x}/{y}.\(fileExtension)" + (query.isEmpty ? "" : "?" + query),
+      environment: ["TILE_KEY": "s3cr3t-key"])
+  }
+
+  /// Every request of this namespace so far, oldest first.
+  public func requests() -> [LoggedRequest] {
+    process.requests(since: logStart).filter { $0.namespace == namespace }.map(\.request)
+  }
+
+  /// Requests with no namespace at all that came since this namespace was made: a client that lost the
+  /// namespace (such as FoundationNetworking turning a redirect to `file:///etc/hostname` into a request
+  /// for `/etc/hostname` on the same server) shows up here.
+  public func requestsOutsideAnyNamespace() -> [LoggedRequest] {
+    process.requests(since: logStart).filter { $0.namespace == "-" }.map(\.request)
+  }
+
+  /// How many requests asked for one behaviour.
+  public func requestCount(_ behaviour: String) -> Int {
+    requests().filter { $0.path.hasPrefix("/\(behaviour)/") }.count
+  }
+}
+
+/// The one `tile_server.py` process of this test process.
+///
+/// `@unchecked Sendable`: the constants are set once, and `namespaces` is touched only while `lock` is held.
+private final class SharedProcess: @unchecked Sendable {
+  let port: Int
   private let process: Process
+  /// Kept open for the life of the test process: the server exits when it closes.
+  private let input: Pipe
   private let directory: TemporaryDirectory
   private let logURL: URL
   private let lock = NSLock()
+  private var namespaces = 0
 
-  /// Starts the server; throws `XCTSkip` when python3 is missing or the server does not start.
-  public init() throws {
-    guard Self.hasPython() else {
-      throw XCTSkip("the local tile server needs python3 on PATH")
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var shared: Result<SharedProcess, XCTSkip>?
+
+  /// The running server, started the first time.
+  static func running() throws -> SharedProcess {
+    lock.lock()
+    defer { lock.unlock() }
+    if let shared { return try shared.get() }
+    let result: Result<SharedProcess, XCTSkip>
+    do {
+      result = .success(try SharedProcess())
+    } catch let skip as XCTSkip {
+      result = .failure(skip)
+    } catch {
+      result = .failure(XCTSkip("the local tile server did not start: \(error)"))
     }
+    shared = result
+    return try result.get()
+  }
+
+  private init() throws {
     directory = try TemporaryDirectory(prefix: "mymap-tileserver")
     logURL = directory.url("requests.log")
     process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    // -S: no site packages to import, which only slows the start.
     process.arguments = [
-      "python3", RepositoryPaths.fixture("tileserver/tile_server.py").path, logURL.path,
+      "python3", "-S", RepositoryPaths.fixture("tileserver/tile_server.py").path, logURL.path,
     ]
     let output = Pipe()
+    input = Pipe()
+    process.standardInput = input
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    do {
+      try process.run()
+    } catch {
+      throw XCTSkip("the local tile server needs python3 on PATH (\(error))")
+    }
     var line = Data()
     while !line.contains(UInt8(ascii: "\n")) {
       let chunk = output.fileHandleForReading.availableData
@@ -60,63 +142,42 @@ public final class LocalTileServer: @unchecked Sendable {
     guard let port = Int(text), port > 0 else {
       process.terminate()
       process.waitUntilExit()
-      throw XCTSkip("the local tile server did not start (printed \(text.debugDescription))")
+      throw XCTSkip(
+        "the local tile server did not start (printed \(text.debugDescription); it needs python3 on PATH)")
     }
     self.port = port
   }
 
-  deinit { stop() }
-
-  private static func hasPython() -> Bool {
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    probe.arguments = ["python3", "-c", "pass"]
-    probe.standardOutput = FileHandle.nullDevice
-    probe.standardError = FileHandle.nullDevice
-    guard (try? probe.run()) != nil else { return false }
-    probe.waitUntilExit()
-    return probe.terminationStatus == 0
-  }
-
-  /// `http://127.0.0.1:PORT`, without a trailing slash.
-  public var baseURL: String { "http://127.0.0.1:\(port)" }
-
-  /// Stops the server and removes its log; calling it again does nothing.
-  public func stop() {
+  func nextNamespace() -> Int {
     lock.lock()
     defer { lock.unlock() }
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-    }
-    directory.remove()
+    namespaces += 1
+    return namespaces
   }
 
-  /// A template for one behaviour of the server (`ok`, `busy`, …) with an optional query:
-  /// `http://127.0.0.1:PORT/<behaviour>/{z}/{x}/{y}.png[?query]`.
-  public func template(_ behaviour: String, query: String = "") throws -> TileURLTemplate {
-    try TileURLTemplate(
-      "\(baseURL)/\(behaviour)/{z}/{x}/{y}.png" + (query.isEmpty ? "" : "?" + query),
-      environment: ["TILE_KEY": "s3cr3t-key"])
+  /// The log's size in bytes now.
+  func logSize() -> UInt64 {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: logURL.path)
+    return (attributes?[.size] as? NSNumber)?.uint64Value ?? 0
   }
 
-  /// Every request so far, oldest first.
-  public func requests() -> [LoggedRequest] {
-    let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").map { line in
+  /// The requests logged from byte `start` on, with their namespaces (`-` for none).
+  func requests(since start: UInt64) -> [(request: LocalTileServer.LoggedRequest, namespace: String)] {
+    guard let handle = try? FileHandle(forReadingFrom: logURL) else { return [] }
+    defer { try? handle.close() }
+    guard (try? handle.seek(toOffset: start)) != nil, let data = try? handle.readToEnd() else { return [] }
+    // Only whole lines: the server may be writing the last one.
+    let text = String(decoding: data, as: UTF8.self)
+    return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap { line in
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      func header(_ index: Int) -> String? {
-        index < fields.count && fields[index] != "-" ? fields[index] : nil
-      }
-      return LoggedRequest(
-        path: fields[0], userAgent: fields.count > 1 ? fields[1] : "", ifNoneMatch: header(2),
-        ifModifiedSince: header(3))
+      guard fields.count == 5 else { return nil }
+      func header(_ index: Int) -> String? { fields[index] != "-" ? fields[index] : nil }
+      return (
+        LocalTileServer.LoggedRequest(
+          path: fields[0], userAgent: fields[1], ifNoneMatch: header(2), ifModifiedSince: header(3)),
+        fields[4]
+      )
     }
-  }
-
-  /// How many requests asked for one behaviour.
-  public func requestCount(_ behaviour: String) -> Int {
-    requests().filter { $0.path.hasPrefix("/\(behaviour)/") }.count
   }
 }
 

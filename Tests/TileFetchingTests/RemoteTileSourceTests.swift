@@ -5,23 +5,19 @@ import TileFetching
 import Tiles
 import XCTest
 
+/// `RemoteTileSource` over `FakeTileServer`: what `prepare` fetches, warns about and refuses.
 final class RemoteTileSourceTests: XCTestCase {
-  private var server: LocalTileServer!
+  private var server: FakeTileServer!
   private var folder: String!
 
   override func setUpWithError() throws {
-    server = try LocalTileServer()
+    // The real time: the tests judge freshness by it.
+    server = FakeTileServer(clock: VirtualClock(Date()))
     folder = try makeTemporaryFolder(self)
   }
 
-  override func tearDown() {
-    server?.stop()
-    server = nil
-  }
-
   private func fetcher() -> TileFetcher {
-    TileFetcher(
-      version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5, sleep: { _ in }))
+    server.fetcher(version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, timeout: 5))
   }
 
   private func openCache(_ kind: TestCacheKind, for template: TileURLTemplate) throws -> any TileCacheStore {
@@ -30,12 +26,13 @@ final class RemoteTileSourceTests: XCTestCase {
       for: TileCacheDescription(source: template.redacted, attribution: "© Test", tileSize: 256))
   }
 
-  private func remote(_ template: TileURLTemplate, _ kind: TestCacheKind = .directory) throws
-    -> RemoteTileSource
-  {
+  private func remote(
+    _ template: TileURLTemplate, _ kind: TestCacheKind = .directory,
+    settings: RemoteTileSource.Settings = .init()
+  ) throws -> RemoteTileSource {
     RemoteTileSource(
       template: template, cache: try openCache(kind, for: template), fetcher: fetcher(),
-      attribution: "© Test tiles")
+      attribution: "© Test tiles", settings: settings)
   }
 
   /// A template whose first path segment cycles through `behaviours` by the tile's x + y.
@@ -65,7 +62,7 @@ final class RemoteTileSourceTests: XCTestCase {
 
   func testPrepareFetchesWhatTheCacheLacksAndTileDataReadsIt() throws {
     let template = try server.template("ok")
-    let served = try tileServerPNG()
+    let served = FakeTileServer.png256
     for kind in TestCacheKind.allCases {
       let before = server.requests().count
       let source = try remote(template, kind)
@@ -92,14 +89,12 @@ final class RemoteTileSourceTests: XCTestCase {
   func testOfflineFetchesNothing() throws {
     let template = try server.template("ok")
     for kind in TestCacheKind.allCases {
-      let source = try remote(template, kind)
-      source.offline = true
-      source.maximumTiles = 1
+      let source = try remote(template, kind, settings: .init(offline: true, maximumTiles: 1))
       XCTAssertEqual(
         try source.prepare(tiles),
         [
-          "4 of 4 tiles are not in the tile cache \(source.cache.path) (--offline); 4 tiles drawn as"
-            + " placeholders"
+          "4 of 4 tiles are not in the tile cache \(source.cache.path), and the render may not fetch; 4 tiles"
+            + " drawn as placeholders"
         ], kind.rawValue)
       for id in tiles {
         XCTAssertNil(try source.tileData(id), "\(kind) \(id)")
@@ -111,8 +106,7 @@ final class RemoteTileSourceTests: XCTestCase {
 
   func testTooManyTilesCountsOnlyTheTilesToFetch() throws {
     let template = try server.template("ok")
-    let source = try remote(template, .mbtiles)
-    source.maximumTiles = 2
+    let source = try remote(template, .mbtiles, settings: .init(maximumTiles: 2))
     XCTAssertThrowsError(try source.prepare(tiles)) { error in
       XCTAssertEqual(error as? TileDownloadError, .tooManyTiles(needed: 4, limit: 2))
       XCTAssertEqual(
@@ -185,9 +179,9 @@ final class RemoteTileSourceTests: XCTestCase {
   }
 
   func testProgressIsReported() throws {
-    let source = try remote(try server.template("ok"), .directory)
     let seen = SharedList<TileDownloadProgress>()
-    source.progress = { seen.add($0) }
+    let source = try remote(
+      try server.template("ok"), .directory, settings: .init(progress: { seen.add($0) }))
     XCTAssertEqual(try source.prepare(tiles), [])
     XCTAssertEqual(seen.list.map(\.done), [1, 2, 3, 4])
     XCTAssertEqual(seen.list.last?.total, 4)

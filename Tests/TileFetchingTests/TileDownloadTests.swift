@@ -5,31 +5,6 @@ import TileFetching
 import Tiles
 import XCTest
 
-/// A clock the tests set by hand, shared with the download it drives.
-final class TestClock: @unchecked Sendable {
-  // The lock guards `current`, so the clock may be read from the download's tasks.
-  private let lock = NSLock()
-  private var current: Date
-
-  init(_ start: Date) { current = start }
-
-  var now: Date {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return current
-    }
-    set {
-      lock.lock()
-      current = newValue
-      lock.unlock()
-    }
-  }
-
-  /// The clock as the closure `TileDownload` takes.
-  var function: @Sendable () -> Date { { self.now } }
-}
-
 /// Values collected from several threads, in the order they came.
 final class SharedList<Value: Sendable>: @unchecked Sendable {
   // The lock guards `values`.
@@ -60,57 +35,30 @@ enum TestCacheKind: String, CaseIterable {
   }
 }
 
-/// The 256-pixel PNG the local tile server sends, made by the server script's own code (not fetched), so
-/// that the bytes in a cache can be compared with what the server sent.
-func tileServerPNG(side: Int = 256) throws -> Data {
-  let folder = RepositoryPaths.fixture("tileserver").path
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [
-    "python3", "-B", "-c",
-    "import sys; sys.path.insert(0, sys.argv[1]); import tile_server; "
-      + "sys.stdout.buffer.write(tile_server.make_png(int(sys.argv[2])))",
-    folder, String(side),
-  ]
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0, data.count > 100 else {
-    throw XCTSkip("cannot run the tile server script with python3")
-  }
-  return data
-}
-
 /// Every file under `folder` whose name ends in `.tmp`.
 func temporaryFileNames(under folder: String) -> [String] {
   (FileManager.default.subpaths(atPath: folder) ?? []).filter { $0.hasSuffix(".tmp") }
 }
 
+/// `TileDownload` against `FakeTileServer` (tile_server.py's behaviours in virtual time): what is stored,
+/// revalidated, counted and reported, and which requests are made.
 final class TileDownloadTests: XCTestCase {
-  private var server: LocalTileServer!
+  private var server: FakeTileServer!
   private var folder: String!
-  private var sleeps: SharedList<Double>!
   /// The download's clock: 2015, far from the server's real one.
-  private let t0 = Date(timeIntervalSince1970: 1_445_412_480)
+  private let t0 = VirtualClock.defaultStart
 
   override func setUpWithError() throws {
-    server = try LocalTileServer()
+    server = FakeTileServer()
     folder = try makeTemporaryFolder(self)
-    sleeps = SharedList()
   }
 
-  override func tearDown() {
-    server?.stop()
-    server = nil
-  }
+  /// The waits the fetcher asked for.
+  private var sleeps: [Double] { server.clock.sleeps }
 
   private func fetcher() -> TileFetcher {
-    let sleeps = sleeps!
-    let policy = TileFetchPolicy(baseDelay: 0, maximumRetryAfter: 30, timeout: 5, sleep: { sleeps.add($0) })
-    return TileFetcher(version: "0.0.1-test", policy: policy)
+    server.fetcher(
+      version: "0.0.1-test", policy: TileFetchPolicy(baseDelay: 0, maximumRetryAfter: 30, timeout: 5))
   }
 
   private func openCache(_ kind: TestCacheKind, for template: TileURLTemplate, name: String = "")
@@ -121,11 +69,12 @@ final class TileDownloadTests: XCTestCase {
       for: TileCacheDescription(source: template.redacted, attribution: "© Test", tileSize: 256))
   }
 
+  /// A download into `cache`; with `time`, the clock is set to it first.
   private func makeDownload(
-    _ template: TileURLTemplate, into cache: any TileCacheStore, clock: TestClock, concurrency: Int = 2
+    _ template: TileURLTemplate, into cache: any TileCacheStore, at time: Date? = nil, concurrency: Int = 2
   ) -> TileDownload {
-    TileDownload(
-      template: template, fetcher: fetcher(), cache: cache, concurrency: concurrency, now: clock.function)
+    if let time { server.clock.set(time) }
+    return TileDownload(template: template, fetcher: fetcher(), cache: cache, concurrency: concurrency)
   }
 
   /// Tiles `z/0/0` … `z/(count-1)/0`: with a `{s:…}` template, tile x asks for the x-th behaviour.
@@ -160,8 +109,8 @@ final class TileDownloadTests: XCTestCase {
       try cache.store(stale, data: png, freshness: staleRecord)
       try cache.store(expiring, data: png, freshness: expiringRecord)
       try cache.commit()
-      let clock = TestClock(t0)
-      let download = makeDownload(template, into: cache, clock: clock)
+      server.clock.set(t0)
+      let download = makeDownload(template, into: cache)
       let tiles = [absent, fresh, stale, expiring]
       XCTAssertEqual(
         try download.pending(tiles),
@@ -170,12 +119,12 @@ final class TileDownloadTests: XCTestCase {
           PendingTile(tile: stale, cached: staleRecord, hasCachedCopy: true),
         ], kind.rawValue)
       // Exactly at its expiry a tile is stale.
-      clock.now = t0.addingTimeInterval(60)
+      server.clock.set(t0.addingTimeInterval(60))
       XCTAssertEqual(
         try download.pending(tiles).map(\.tile), [absent, stale, expiring], kind.rawValue)
       XCTAssertEqual(try download.pending(tiles)[2].cached, expiringRecord, kind.rawValue)
       // Two hours on, every tile needs a request; only the absent one has no copy.
-      clock.now = t0.addingTimeInterval(7_200)
+      server.clock.set(t0.addingTimeInterval(7_200))
       XCTAssertEqual(
         try download.pending(tiles).map(\.tile), [absent, fresh, stale, expiring], kind.rawValue)
       XCTAssertEqual(
@@ -200,7 +149,7 @@ final class TileDownloadTests: XCTestCase {
       try cache.entry(for: tile(5, 8, 3)),
       CachedTileEntry(freshness: record(etag: "\"x\"", expires: t0), isPresent: false))
 
-    let download = makeDownload(template, into: cache, clock: TestClock(t0))
+    let download = makeDownload(template, into: cache, at: t0)
     XCTAssertEqual(
       try download.pending([tile(5, 7, 3), tile(5, 8, 3)]),
       [
@@ -213,12 +162,12 @@ final class TileDownloadTests: XCTestCase {
 
   func testRunStoresEveryTileInBothCacheKinds() async throws {
     let template = try server.template("ok")
-    let served = try tileServerPNG()
+    let served = FakeTileServer.png256
     let tiles = row(5) + [tile(6, 33, 21)]
     var requestsSoFar = 0
     for kind in TestCacheKind.allCases {
       let cache = try openCache(kind, for: template)
-      let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 3)
+      let download = makeDownload(template, into: cache, at: t0, concurrency: 3)
       let pending = try download.pending(tiles)
       XCTAssertEqual(pending.count, tiles.count)
       let report = try await download.run(pending)
@@ -257,37 +206,37 @@ final class TileDownloadTests: XCTestCase {
       XCTAssertEqual(temporaryFileNames(under: folder), [])
 
       // A second run with the same clock has nothing to do.
-      let again = makeDownload(template, into: reopened, clock: TestClock(t0))
+      let again = makeDownload(template, into: reopened, at: t0)
       let nothing = try again.pending(tiles)
       XCTAssertEqual(nothing, [], kind.rawValue)
       let empty = try await again.run(nothing)
       XCTAssertEqual(empty, TileDownloadReport(), kind.rawValue)
       XCTAssertEqual(server.requests().count, requestsSoFar, "\(kind): no request for fresh tiles")
     }
-    XCTAssertEqual(sleeps.list, [])
+    XCTAssertEqual(sleeps, [])
   }
 
   func testStaleTileWithAnETagIsRevalidated() async throws {
     let template = try server.template("etag", query: "max_age=120")
-    let served = try tileServerPNG()
+    let served = FakeTileServer.png256
     let id = tile(7, 65, 42)
     for kind in TestCacheKind.allCases {
       let before = server.requests().count
       let cache = try openCache(kind, for: template)
-      let clock = TestClock(t0)
-      let first = try await makeDownload(template, into: cache, clock: clock).run(
-        makeDownload(template, into: cache, clock: clock).pending([id]))
+      server.clock.set(t0)
+      let first = try await makeDownload(template, into: cache).run(
+        makeDownload(template, into: cache).pending([id]))
       XCTAssertEqual(first.stored, 1, kind.rawValue)
       XCTAssertEqual(
         try cache.entry(for: id)?.freshness,
         TileFreshness(etag: "\"v1\"", expires: t0.addingTimeInterval(120), fetched: t0), kind.rawValue)
       // Within its max-age the tile is fresh.
-      clock.now = t0.addingTimeInterval(119)
-      XCTAssertEqual(try makeDownload(template, into: cache, clock: clock).pending([id]), [], kind.rawValue)
+      server.clock.set(t0.addingTimeInterval(119))
+      XCTAssertEqual(try makeDownload(template, into: cache).pending([id]), [], kind.rawValue)
 
       let later = t0.addingTimeInterval(3_600)
-      clock.now = later
-      let download = makeDownload(template, into: cache, clock: clock)
+      server.clock.set(later)
+      let download = makeDownload(template, into: cache)
       let pending = try download.pending([id])
       XCTAssertEqual(
         pending,
@@ -317,7 +266,7 @@ final class TileDownloadTests: XCTestCase {
 
   func testChangedTileIsStoredAgainWithItsNewRecord() async throws {
     let template = try server.template("changed")
-    let served = try tileServerPNG()
+    let served = FakeTileServer.png256
     let old = try pngTile(red: 7)
     let id = tile(3, 2, 5)
     for kind in TestCacheKind.allCases {
@@ -325,7 +274,7 @@ final class TileDownloadTests: XCTestCase {
       try cache.store(id, data: old, freshness: record(etag: "\"v1\"", expires: t0.addingTimeInterval(-60)))
       try cache.commit()
       let later = t0.addingTimeInterval(30)
-      let download = makeDownload(template, into: cache, clock: TestClock(later))
+      let download = makeDownload(template, into: cache, at: later)
       let report = try await download.run(try download.pending([id]))
       XCTAssertEqual(report.stored, 1, kind.rawValue)
       XCTAssertEqual(report.confirmed, 0, kind.rawValue)
@@ -342,7 +291,7 @@ final class TileDownloadTests: XCTestCase {
   func testNotFoundIsMissingAndNotAFailure() async throws {
     let template = try mixed(["missing", "ok"])
     let cache = try openCache(.mbtiles, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0))
+    let download = makeDownload(template, into: cache, at: t0)
     let tiles = row(6).reversed().map { $0 }
     let report = try await download.run(try download.pending(tiles))
     XCTAssertEqual(report.requested, 6)
@@ -369,7 +318,7 @@ final class TileDownloadTests: XCTestCase {
     for kind in TestCacheKind.allCases {
       let before = server.requests().count
       let cache = try openCache(kind, for: template)
-      let download = makeDownload(template, into: cache, clock: TestClock(t0))
+      let download = makeDownload(template, into: cache, at: t0)
       let report = try await download.run(try download.pending(tiles))
       XCTAssertEqual(report.requested, 5, kind.rawValue)
       XCTAssertEqual(report.stored, 0, kind.rawValue)
@@ -400,7 +349,7 @@ final class TileDownloadTests: XCTestCase {
 
       // Busy: 503 more often than the fetcher tries.
       let busyCache = try openCache(kind, for: busy, name: "-busy")
-      let busyDownload = makeDownload(busy, into: busyCache, clock: TestClock(t0))
+      let busyDownload = makeDownload(busy, into: busyCache, at: t0)
       let busyReport = try await busyDownload.run(try busyDownload.pending([busyTile]))
       XCTAssertEqual(busyReport.requested, 1, kind.rawValue)
       XCTAssertEqual(busyReport.stored, 0, kind.rawValue)
@@ -429,7 +378,7 @@ final class TileDownloadTests: XCTestCase {
       XCTAssertEqual(try busyDownload.pending([busyTile]).count, 1, kind.rawValue)
     }
     XCTAssertEqual(
-      sleeps.list, Array(repeating: 0, count: 8),
+      sleeps, Array(repeating: 0, count: 8),
       "a wait of 0 s before each of the 2 retries of the cut-off and of the busy tile, in each cache")
     for name in ["directory", "directory-busy"] {
       let directoryFiles = FileManager.default.subpaths(
@@ -446,9 +395,9 @@ final class TileDownloadTests: XCTestCase {
     let tiles = row(8)
     for (behaviour, status, text) in [("busy", 503, "server busy"), ("limited", 429, "too many requests")] {
       let template = try server.template(behaviour, query: "n=100&retry_after=0")
-      let sleepsBefore = sleeps.list.count
+      let sleepsBefore = sleeps.count
       let cache = try openCache(.directory, for: template, name: behaviour)
-      let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+      let download = makeDownload(template, into: cache, at: t0, concurrency: 2)
       let report = try await download.run(try download.pending(tiles))
       XCTAssertEqual(report.requested, 8, behaviour)
       XCTAssertEqual(report.stored, 0, behaviour)
@@ -465,7 +414,7 @@ final class TileDownloadTests: XCTestCase {
       XCTAssertEqual(report.failures.dropFirst(2).map(\.attempts), Array(repeating: 0, count: 6), behaviour)
       XCTAssertEqual(server.requestCount(behaviour), 3 * asked.count, behaviour)
       XCTAssertEqual(
-        Array(sleeps.list.dropFirst(sleepsBefore)), Array(repeating: 0, count: 2 * asked.count), behaviour)
+        Array(sleeps.dropFirst(sleepsBefore)), Array(repeating: 0, count: 2 * asked.count), behaviour)
       let first = try XCTUnwrap(asked.first)
       XCTAssertEqual(
         report.failureSummary,
@@ -484,7 +433,7 @@ final class TileDownloadTests: XCTestCase {
     let template = try server.template("limited", query: "n=100&retry_after=120")
     let cache = try openCache(.mbtiles, for: template)
     let tiles = row(6)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+    let download = makeDownload(template, into: cache, at: t0, concurrency: 2)
     let report = try await download.run(try download.pending(tiles))
     XCTAssertEqual(report.failures.map(\.tile), tiles)
     XCTAssertEqual(
@@ -497,7 +446,7 @@ final class TileDownloadTests: XCTestCase {
     XCTAssertEqual(Set(attempts.prefix(2)).subtracting([0, 1]), [], "\(attempts)")
     XCTAssertEqual(attempts.dropFirst(2).map { $0 }, Array(repeating: 0, count: 4))
     XCTAssertEqual(server.requestCount("limited"), asked.count)
-    XCTAssertEqual(sleeps.list, [])
+    XCTAssertEqual(sleeps, [])
     let first = try XCTUnwrap(asked.first)
     XCTAssertEqual(
       report.failureSummary,
@@ -510,7 +459,7 @@ final class TileDownloadTests: XCTestCase {
     // x = 0…9: html ×4, error ×2, missing ×2, ok ×2.
     let template = try mixed(["html", "html", "error", "missing", "ok"])
     let cache = try openCache(.directory, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0))
+    let download = makeDownload(template, into: cache, at: t0)
     let report = try await download.run(try download.pending(row(10)))
     XCTAssertEqual(report.requested, 10)
     XCTAssertEqual(report.stored, 2)
@@ -531,7 +480,7 @@ final class TileDownloadTests: XCTestCase {
       let cache = try openCache(kind, for: template)
       for id in tiles.prefix(2) { try cache.store(id, data: old, freshness: staleRecord) }
       try cache.commit()
-      let download = makeDownload(template, into: cache, clock: TestClock(t0))
+      let download = makeDownload(template, into: cache, at: t0)
       let pending = try download.pending(tiles)
       XCTAssertEqual(pending.map(\.hasCachedCopy), [true, true, false], kind.rawValue)
       let report = try await download.run(pending)
@@ -556,11 +505,10 @@ final class TileDownloadTests: XCTestCase {
   }
 
   func testAnUnreachableServerIsNotAskedForEveryTile() async throws {
-    let port = try closedLocalPort()
-    let template = try TileURLTemplate("http://127.0.0.1:\(port)/ok/{z}/{x}/{y}.png", environment: [:])
+    let template = try TileURLTemplate("http://down.fake.test/ok/{z}/{x}/{y}.png", environment: [:])
     let cache = try openCache(.mbtiles, for: template)
     let tiles = row(16)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+    let download = makeDownload(template, into: cache, at: t0, concurrency: 2)
     let report = try await download.run(try download.pending(tiles))
     XCTAssertEqual(report.requested, 16)
     XCTAssertEqual(report.stored, 0)
@@ -575,32 +523,50 @@ final class TileDownloadTests: XCTestCase {
     XCTAssertTrue((1...2).contains(asked.count), "\(attempts)")
     XCTAssertEqual(Set(attempts.prefix(2)).subtracting([0, 1]), [], "\(attempts)")
     XCTAssertEqual(attempts.dropFirst(2).map { $0 }, Array(repeating: 0, count: 14), "\(attempts)")
-    XCTAssertEqual(sleeps.list, [])
+    XCTAssertEqual(sleeps, [])
     let first = try XCTUnwrap(asked.first)
     XCTAssertEqual(
       report.failureSummary,
       "16 of 16 tiles could not be fetched: 16 × cannot connect; \(16 - asked.count) of them were not asked"
-        + " for after: cannot fetch tile \(first.tile) from http://127.0.0.1:\(port)/ok/{z}/{x}/{y}.png:"
+        + " for after: cannot fetch tile \(first.tile) from http://down.fake.test/ok/{z}/{x}/{y}.png:"
         + " connection failed (cannot connect to the server)")
     XCTAssertEqual(
       report.failures.last?.description,
-      "cannot fetch tile 4/15/0 from http://127.0.0.1:\(port)/ok/{z}/{x}/{y}.png: "
+      "cannot fetch tile 4/15/0 from http://down.fake.test/ok/{z}/{x}/{y}.png: "
         + "connection failed (cannot connect to the server)")
   }
 
   func testAnUnreachableSubdomainDoesNotStopTheOtherHost() async throws {
-    // {s} alternates between the running server (127.0.0.1) and 127.0.0.2, where nothing listens on its
-    // port: the tiles of the first host are all fetched.
+    // {s} alternates between the server and a host that cannot be reached: the tiles of the first host
+    // are all fetched.
     let template = try TileURLTemplate(
-      "http://{s:127.0.0.1,127.0.0.2}:\(server.port)/ok/{z}/{x}/{y}.png", environment: [:])
+      "http://{s:tiles.fake.test,down.fake.test}/ok/{z}/{x}/{y}.png", environment: [:])
     let cache = try openCache(.directory, for: template)
     let tiles = row(10)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+    let download = makeDownload(template, into: cache, at: t0, concurrency: 2)
     let report = try await download.run(try download.pending(tiles))
     XCTAssertEqual(report.stored, 5)
     XCTAssertEqual(report.failures.count, 5)
     XCTAssertEqual(Set(report.failures.map { $0.tile.x % 2 }), [1])
     XCTAssertEqual(server.requestCount("ok"), 5)
+  }
+
+  func testADownloadCountsARefusedRedirectAsAFailureAndSaysSo() async throws {
+    let template = try server.template("redirect", query: "to=file%3A%2F%2F%2Fetc%2Fhostname")
+    let cache = try openTileCache(
+      at: folder + "/cache",
+      for: TileCacheDescription(source: template.redacted, attribution: nil, tileSize: 256))
+    let someTile = tile(3, 5, 2)
+    let download = TileDownload(template: template, fetcher: fetcher(), cache: cache)
+    let report = try await download.run(try download.pending([someTile]))
+    XCTAssertEqual(report.stored, 0)
+    XCTAssertEqual(report.missing, [])
+    XCTAssertEqual(
+      report.failureSummary,
+      "1 of 1 tiles could not be fetched: 1 × redirect not followed; the first: cannot fetch tile 3/5/2 from"
+        + " \(template.redacted): the server redirected to file:///etc/hostname, which mymap does not follow"
+        + " (only http and https)")
+    XCTAssertNil(try cache.entry(for: someTile))
   }
 
   // MARK: Concurrency, progress and cancellation
@@ -610,7 +576,7 @@ final class TileDownloadTests: XCTestCase {
     // requests by the time the answer is reported.
     let template = try server.template("slow", query: "delay=0.2")
     let cache = try openCache(.directory, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 1)
+    let download = makeDownload(template, into: cache, at: t0, concurrency: 1)
     let server = server!
     let seen = SharedList<(done: Int, requests: Int)>()
     let report = try await download.run(try download.pending(row(4))) { progress in
@@ -620,12 +586,13 @@ final class TileDownloadTests: XCTestCase {
     XCTAssertEqual(seen.list.map { $0.done }, [1, 2, 3, 4])
     XCTAssertEqual(
       seen.list.map { $0.requests }, [1, 2, 3, 4], "requests the server had seen at each answer")
+    XCTAssertEqual(server.transport.maximumInFlight, 1)
   }
 
   func testNeverMoreRequestsThanTheConcurrencyAllows() async throws {
     let template = try server.template("slow", query: "delay=0.15")
     let cache = try openCache(.mbtiles, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+    let download = makeDownload(template, into: cache, at: t0, concurrency: 2)
     let server = server!
     let seen = SharedList<(done: Int, requests: Int)>()
     let report = try await download.run(try download.pending(row(6))) { progress in
@@ -639,13 +606,14 @@ final class TileDownloadTests: XCTestCase {
       XCTAssertLessThanOrEqual(requests, min(done + 1, 6), "at \(done) answers")
     }
     XCTAssertEqual(server.requests().count, 6)
+    XCTAssertLessThanOrEqual(server.transport.maximumInFlight, 2)
   }
 
   func testProgressIsMonotonicAndEndsWithEveryTile() async throws {
     let template = try server.template("ok")
-    let served = try tileServerPNG()
+    let served = FakeTileServer.png256
     let cache = try openCache(.directory, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 3)
+    let download = makeDownload(template, into: cache, at: t0, concurrency: 3)
     let seen = SharedList<TileDownloadProgress>()
     let report = try await download.run(try download.pending(row(7))) { seen.add($0) }
     let progress = seen.list
@@ -658,22 +626,22 @@ final class TileDownloadTests: XCTestCase {
   }
 
   func testCancellingASlowDownloadKeepsAndCommitsWhatWasStored() throws {
-    // Tiles x = 3 and x = 7 hang for 30 s; the others answer at once. With two requests in flight the
-    // second slow request starts only after tiles 0, 1, 2, 4, 5 and 6 are stored.
-    let template = try mixed(["ok", "ok", "ok", "slow"], query: "delay=30")
-    let served = try tileServerPNG()
+    // Tiles x = 3 and x = 7 hang until they are cancelled; the others answer at once. With two requests in
+    // flight the second hanging request starts only after tiles 0, 1, 2, 4, 5 and 6 are stored.
+    let template = try mixed(["ok", "ok", "ok", "hang"])
+    let served = FakeTileServer.png256
     let tiles = row(8)
     for kind in TestCacheKind.allCases {
-      let before = server.requestCount("slow")
+      let before = server.requestCount("hang")
       let cache = try openCache(kind, for: template)
-      let download = makeDownload(template, into: cache, clock: TestClock(t0), concurrency: 2)
+      let download = makeDownload(template, into: cache, at: t0, concurrency: 2)
       let pending = try download.pending(tiles)
       let cancellation = FetchCancellation()
       let server = server!
-      // Flip the switch once the server has both slow requests: both are then in flight.
+      // Flip the switch once the server has both hanging requests: both are then in flight.
       let watcher = Thread {
         let deadline = Date().addingTimeInterval(10)
-        while server.requestCount("slow") < before + 2 && Date() < deadline { usleep(10_000) }
+        while server.requestCount("hang") < before + 2 && Date() < deadline { usleep(1_000) }
         cancellation.cancel()
       }
       watcher.start()
@@ -684,7 +652,7 @@ final class TileDownloadTests: XCTestCase {
         XCTAssertEqual(
           "\(error)", "interrupted: 6 of 8 tiles were fetched and kept; the cache is consistent")
       }
-      XCTAssertLessThan(Date().timeIntervalSince(started), 20, "the slow requests were not waited for")
+      XCTAssertLessThan(Date().timeIntervalSince(started), 20, "the hanging requests were not waited for")
       XCTAssertTrue(cancellation.isCancelled)
 
       // Everything stored before the cancel is committed: another opening sees tiles and records.
@@ -707,15 +675,18 @@ final class TileDownloadTests: XCTestCase {
           atPath: TestCacheKind.mbtiles.path(in: folder + "/mbtiles") + "-journal"))
       // The next run asks only for the two that were interrupted.
       XCTAssertEqual(
-        try makeDownload(template, into: reopened, clock: TestClock(t0)).pending(tiles).map(\.tile),
+        try makeDownload(template, into: reopened, at: t0).pending(tiles).map(
+          \.tile),
         [tile(4, 3, 0), tile(4, 7, 0)], kind.rawValue)
     }
   }
 
   func testCancelledBeforeItStartsNothingIsFetched() throws {
-    let template = try server.template("slow", query: "delay=30")
+    // Requests that never end unless cancelled: whether the cancel comes before or after the download's
+    // first request, nothing is stored.
+    let template = try server.template("hang")
     let cache = try openCache(.mbtiles, for: template)
-    let download = makeDownload(template, into: cache, clock: TestClock(t0))
+    let download = makeDownload(template, into: cache, at: t0)
     let pending = try download.pending(row(3))
     let cancellation = FetchCancellation()
     cancellation.cancel()

@@ -634,12 +634,34 @@ final class TileCacheStoreTests: XCTestCase {
     XCTAssertEqual(try sqliteRows(file, "PRAGMA integrity_check"), [["ok"]])
   }
 
+  func testVectorTilesAreCachedAsPbfAndReadBackAsAVectorSource() throws {
+    let gzipped = try Data(contentsOf: RepositoryPaths.fixture("vector/helsinki-14-9326-4742.mvt.gz"))
+    let bare = try Data(contentsOf: RepositoryPaths.fixture("vector/known.mvt"))
+    let root = try makeTemporaryFolder(self)
+    let folder = root + "/folder"
+    let file = root + "/file.mbtiles"
+    for path in [folder, file] {
+      let cache = try openTileCache(at: path, for: osm)
+      try cache.store(tile(14, 9326, 4742), data: gzipped, freshness: record("a"))
+      try cache.store(tile(3, 4, 2), data: bare, freshness: record("b"))
+      try cache.commit()
+      let source = try cache.tileSource()
+      XCTAssertEqual(source.content, .vector, path)
+      XCTAssertEqual(try source.tileData(tile(14, 9326, 4742)), gzipped)
+      XCTAssertEqual(try source.tileData(tile(3, 4, 2)), bare)
+    }
+    XCTAssertEqual(FileManager.default.contents(atPath: folder + "/14/9326/4742.pbf"), gzipped)
+    XCTAssertEqual(FileManager.default.contents(atPath: folder + "/3/4/2.pbf"), bare)
+    XCTAssertEqual(try sqliteRows(file, "SELECT value FROM metadata WHERE name = 'format'"), [["pbf"]])
+  }
+
   func testBytesThatAreNoImageAreRefused() throws {
     let root = try makeTemporaryFolder(self)
     for path in [root + "/folder", root + "/file.mbtiles"] {
       let cache = try openTileCache(at: path, for: osm)
       assertRefused(
-        .notAnImage("1/0/0"), "cannot cache tile 1/0/0: its bytes are not a PNG, JPEG or WebP image"
+        .notAnImage("1/0/0"),
+        "cannot cache tile 1/0/0: its bytes are not a PNG, JPEG or WebP image or a vector tile"
       ) {
         try cache.store(
           tile(1, 0, 0), data: Data("<html>rate limited</html>".utf8), freshness: record(nil))

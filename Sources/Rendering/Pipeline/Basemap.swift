@@ -1,3 +1,4 @@
+import CCairo
 import MapMath
 import Tiles
 
@@ -9,6 +10,9 @@ struct Basemap {
   var raster: BasemapLayer?
   var vector: VectorBasemapLayer?
   var vectorTiles: VectorMapLayer?
+  /// Where a vector tile source's data ends (its declared bounds, in points); outside it the map shows
+  /// the style's "no data" colour rather than an empty street map.
+  var dataArea: PixelRect?
   var summary: MapLayout.TileSummary
 
   /// Loads the basemap; `overlayClaims` (points) are what its labels keep clear of. Tiles that cannot be
@@ -41,10 +45,30 @@ struct Basemap {
   }
 
   /// Draws the basemap over the background.
-  func draw(on canvas: Canvas, camera: Camera) {
+  func draw(on canvas: Canvas, camera: Camera, style: BasemapStyle) {
     raster?.draw(on: canvas, camera: camera)
     vector?.draw(on: canvas)
     vectorTiles?.draw(on: canvas)
+    if let dataArea { drawOutside(dataArea, on: canvas, camera: camera, style: style) }
+  }
+
+  /// Shades what lies outside the data's bounds as missing tiles are shaded, with a hairline along the
+  /// edge, so that a street map that ends reads as "no data here", not as empty land.
+  private func drawOutside(_ area: PixelRect, on canvas: Canvas, camera: Camera, style: BasemapStyle) {
+    let view = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
+    guard area.intersects(view), !area.contains(view) else { return }
+    let cr = canvas.context
+    cairo_save(cr)
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+    cairo_rectangle(cr, view.x, view.y, view.width, view.height)
+    cairo_rectangle(cr, area.x, area.y, area.width, area.height)
+    canvas.drawing.setColor(style.placeholder)
+    cairo_fill(cr)
+    cairo_rectangle(cr, area.x, area.y, area.width, area.height)
+    canvas.drawing.setColor(style.placeholderLines)
+    cairo_set_line_width(cr, 1)
+    cairo_stroke(cr)
+    cairo_restore(cr)
   }
 
   /// The built-in basemap's labels as drawn, in image pixels.
@@ -63,12 +87,32 @@ struct Basemap {
     return builtin + fromTiles
   }
 
+  /// A geographic box as a rectangle in points on the camera's image.
+  private static func points(of box: GeoBox, camera: Camera) -> PixelRect {
+    let northWest = camera.pixel(for: Coordinate(latitude: box.north, longitude: box.west))
+    let southEast = camera.pixel(for: Coordinate(latitude: box.south, longitude: box.east))
+    return PixelRect(
+      x: northWest.x / camera.scale, y: northWest.y / camera.scale,
+      width: (southEast.x - northWest.x) / camera.scale, height: (southEast.y - northWest.y) / camera.scale)
+  }
+
   /// Vector tiles drawn with the request's MapLibre style, their labels clear of `overlayClaims`.
   private static func loadVectorTiles(
     from source: any TileSource, for request: RenderRequest, camera: Camera, overlayClaims: [PixelRect],
     measuring: MeasuringContext, warnings: inout [RenderWarning]
   ) throws(RenderError) -> Basemap {
     guard let style = request.mapStyle else { throw RenderError.noMapStyle(source: "\(source)") }
+    if let remote = source as? any PreparedTileSource {
+      let tiling: VectorMapTiling
+      do throws(VectorMapError) {
+        tiling = try VectorMapTiling(camera: camera, zoomRange: source.zoomRange)
+      } catch {
+        throw RenderError.tileSource("\(error)")
+      }
+      var seen = Set<TileID>()
+      let tiles = tiling.placements.map(\.tile).filter { seen.insert($0).inserted }
+      try prepare(remote, tiles, warnings: &warnings)
+    }
     let layer: VectorMapLayer
     do throws(VectorMapError) {
       layer = try VectorMapLayer(
@@ -85,7 +129,7 @@ struct Basemap {
     }
     warnings += layer.warnings
     return Basemap(
-      vectorTiles: layer,
+      vectorTiles: layer, dataArea: source.bounds.map { Self.points(of: $0, camera: camera) },
       summary: .init(
         source: "\(source)", zoom: layer.tiling.dataZoom, needed: layer.tiles.count,
         drawn: layer.tiles.count - failed.count - missing.count, missing: failed.count + missing.count))
@@ -116,13 +160,7 @@ struct Basemap {
           + " 32767 a side; make the image smaller")
     }
     let prepared = source as? any PreparedTileSource
-    if let remote = prepared {
-      do {
-        warnings += try remote.prepare(tiles).map(RenderWarning.tilePreparation)
-      } catch {
-        throw RenderError.tileDownload(error)
-      }
-    }
+    if let remote = prepared { try prepare(remote, tiles, warnings: &warnings) }
     let loaded: LoadedTiles
     do {
       loaded = try TileLoader(source: source, cache: request.tileCache).load(tiles)
@@ -155,5 +193,16 @@ struct Basemap {
       summary: .init(
         source: "\(source)", zoom: tileZoom, needed: tiles.count, drawn: loaded.images.count, missing: missing
       ))
+  }
+
+  /// Fetches what a remote source's cache lacks for `tiles`; its warnings account for what it could not get.
+  private static func prepare(
+    _ remote: any PreparedTileSource, _ tiles: [TileID], warnings: inout [RenderWarning]
+  ) throws(RenderError) {
+    do {
+      warnings += try remote.prepare(tiles).map(RenderWarning.tilePreparation)
+    } catch {
+      throw RenderError.tileDownload(error)
+    }
   }
 }

@@ -26,7 +26,7 @@ public enum TileCacheError: Error, Equatable, CustomStringConvertible {
   case writeFailed(String, String)
   /// The cache's SQLite database failed (locked too long, damaged); the second value says why.
   case databaseFailed(String, String)
-  /// The bytes given for a tile are not a PNG, JPEG or WebP image.
+  /// The bytes given for a tile are not a PNG, JPEG or WebP image or a vector tile.
   case notAnImage(String)
 
   public var description: String {
@@ -60,7 +60,7 @@ public enum TileCacheError: Error, Equatable, CustomStringConvertible {
     case .databaseFailed(let path, let reason):
       return "tile cache database \(path) failed: \(reason)"
     case .notAnImage(let tile):
-      return "cannot cache tile \(tile): its bytes are not a PNG, JPEG or WebP image"
+      return "cannot cache tile \(tile): its bytes are not a PNG, JPEG or WebP image or a vector tile"
     }
   }
 }

@@ -134,14 +134,19 @@ enum TileCacheFiles {
   }
 }
 
-extension ImageFormat {
-  /// The file extension and MBTiles `format` of tiles in this format.
-  var tileFileExtension: String {
-    switch self {
-    case .png: "png"
-    case .jpeg: "jpg"
-    case .webp: "webp"
+/// The file extension and MBTiles `format` of a tile's bytes: `png`, `jpg`, `webp`, or `pbf` for a vector
+/// tile (gzip- or zlib-compressed, or a bare protobuf whose first field is a layer); nil for anything else.
+func tileFileExtension(of data: Data) -> String? {
+  switch ImageFormat(sniffing: data) {
+  case .png: return "png"
+  case .jpeg: return "jpg"
+  case .webp: return "webp"
+  case nil:
+    // Only bytes that TileFetcher has decoded as a vector tile reach a cache; these are its wrappings.
+    if data.starts(with: [0x1F, 0x8B]) || data.starts(with: [0x78]) || data.starts(with: [0x1A]) {
+      return "pbf"
     }
+    return nil
   }
 }
 

@@ -130,7 +130,8 @@ extension TileCacheInventory {
         var tiles: [TileFile] = []
         for name in (try? files.contentsOfDirectory(atPath: columnFolder)) ?? [] {
           guard let dot = name.lastIndex(of: "."),
-            DirectoryTileSource.tileExtensions.contains(String(name[name.index(after: dot)...])),
+            (DirectoryTileSource.tileExtensions + DirectoryTileSource.vectorTileExtensions).contains(
+              String(name[name.index(after: dot)...])),
             let y = decimal(String(name[..<dot])), let id = TileID(z: zoom, x: x, y: y),
             let attributes = try? files.attributesOfItem(atPath: "\(columnFolder)/\(name)"),
             attributes[.type] as? FileAttributeType == .typeRegular,

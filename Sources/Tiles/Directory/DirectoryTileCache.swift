@@ -77,13 +77,15 @@ public final class DirectoryTileCache: TileCacheStore, @unchecked Sendable {
   }
 
   public func store(_ tile: TileID, data: Data, freshness: TileFreshness) throws {
-    guard let format = ImageFormat(sniffing: data) else { throw TileCacheError.notAnImage(tile.description) }
-    let fileExtension = format.tileFileExtension
+    guard let fileExtension = tileFileExtension(of: data) else {
+      throw TileCacheError.notAnImage(tile.description)
+    }
     // The metadata covers the tile before the tile exists: a render never skips a zoom that has tiles.
     try include(zoom: tile.z, format: fileExtension)
     let column = "\(path)/\(tile.z)/\(tile.x)"
     try TileCacheFiles.makeWritableFolder(column, for: path)
-    let siblings = DirectoryTileSource.tileExtensions.filter { $0 != fileExtension }.map {
+    let extensions = DirectoryTileSource.tileExtensions + DirectoryTileSource.vectorTileExtensions
+    let siblings = extensions.filter { $0 != fileExtension }.map {
       "\(column)/\(tile.y).\($0)"
     }.filter { FileManager.default.fileExists(atPath: $0) }
     if !siblings.isEmpty {

@@ -82,12 +82,14 @@ public final class MBTilesTileCache: TileCacheStore, @unchecked Sendable {
   }
 
   public func store(_ tile: TileID, data: Data, freshness: TileFreshness) throws {
-    guard let format = ImageFormat(sniffing: data) else { throw TileCacheError.notAnImage(tile.description) }
+    guard let fileExtension = tileFileExtension(of: data) else {
+      throw TileCacheError.notAnImage(tile.description)
+    }
     lock.lock()
     defer { lock.unlock() }
     pendingBytes += data.count - (pendingTiles.updateValue(data, forKey: tile)?.count ?? 0)
     pendingFreshness[tile] = freshness.asStored
-    pendingFormat = format.tileFileExtension
+    pendingFormat = fileExtension
     try counted()
   }
 

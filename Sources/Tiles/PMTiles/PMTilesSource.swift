@@ -12,6 +12,8 @@ public final class PMTilesSource: TileSource {
   public let zoomRange: ClosedRange<Int>
   public let tileSize: Int
   public let content: TileContent
+  /// The header's bounds, unless they cover no area.
+  public let bounds: GeoBox?
 
   public var description: String { path }
   public var cacheIdentity: String { "pmtiles:" + URL(fileURLWithPath: path).standardizedFileURL.path }
@@ -33,6 +35,8 @@ public final class PMTilesSource: TileSource {
     }
     self.path = path
     self.archive = archive
+    let box = header.bounds
+    bounds = box.north > box.south && box.east != box.west ? box : nil
     let low = min(max(Int(header.minZoom), 0), 30)
     zoomRange = low...min(max(Int(header.maxZoom), low), 30)
     // Vector tiles are made to be drawn 512 points wide; images carry their own size (256 unless said).

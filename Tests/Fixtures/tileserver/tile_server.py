@@ -2,12 +2,20 @@
 """A local tile server for the tile fetching tests. Standard library only; binds 127.0.0.1 only.
 
 Usage: tile_server.py LOGFILE
-Prints the chosen port on the first line of stdout, then serves until terminated.
-Each request appends "PATH<TAB>USER-AGENT<TAB>IF-NONE-MATCH<TAB>IF-MODIFIED-SINCE" to LOGFILE (PATH
-without the query); a header the request did not have is logged as "-", and tabs and line breaks in
-header values as spaces.
+Prints the chosen port on the first line of stdout, then serves until terminated or until its standard
+input ends (so that it goes away with the test process that started it, however that ends); then it
+removes LOGFILE, and LOGFILE's folder if that is left empty.
+Each request appends "PATH<TAB>USER-AGENT<TAB>IF-NONE-MATCH<TAB>IF-MODIFIED-SINCE<TAB>NAMESPACE" to
+LOGFILE (PATH without the query and without the namespace); a header the request did not have is logged
+as "-", and tabs and line breaks in header values as spaces.
 
-The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignored:
+Namespaces let one server serve many tests: a first path segment that starts with "~" (/~7/ok/1/2/3.png)
+is the request's namespace, logged in the last column ("-" when there is none) and otherwise removed
+before the behaviour is picked. Requests are counted (for busy, limited and reset) per path with its
+namespace, /transfers/ lists only the /huge/ responses of its own namespace, and a redirect to "ok" stays
+in it.
+
+The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignored, except by /vector/:
   /ok/...         200, a valid 256x256 PNG
   /small/...      200, a valid 16x16 PNG
   /missing/...    404
@@ -32,6 +40,9 @@ The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignore
   /notmodified/.. 304 (no body) to every request, conditional or not
   /redirect/...   302 to the URL in ?to= (default file:///etc/hostname), or to /ok/... on this server when
                   ?to= is "ok"
+  /vector/Z/X/Y.pbf  200, application/x-protobuf: tile Z/X/Y of the MBTiles file at ?file= (an absolute
+                  path), its bytes as stored there (gzip-compressed Mapbox Vector Tiles); 404 when the
+                  file has no such tile
   /retina/...     200, a 512x512 PNG when the path contains "@2x", else a 256x256 PNG
   /huge/...       200, image/png: the valid 256x256 PNG followed by `mb` megabytes (MiB) of zeros
                   (?mb=600, the default; fractions allowed), written in 64 KiB chunks with a
@@ -46,6 +57,8 @@ The first path segment picks the behaviour; the rest ({z}/{x}/{y}.png) is ignore
                   BYTES-IN-BODY); this request is logged like any other
 """
 
+import os
+import sqlite3
 import struct
 import sys
 import threading
@@ -87,7 +100,7 @@ PNG_512 = make_png(512)
 LAST_MODIFIED = "Wed, 21 Oct 2015 07:28:00 GMT"
 LOCK = threading.Lock()
 COUNTS = {}
-TRANSFERS = []  # [path, bytes sent, bytes in the body, state] of each /huge/ response, under LOCK
+TRANSFERS = []  # [path, bytes sent, bytes in the body, state, namespace] of each /huge/ response, under LOCK
 LOG_PATH = None
 
 
@@ -112,11 +125,11 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def send_huge(self, path, megabytes, with_length):
+    def send_huge(self, path, megabytes, with_length, namespace):
         """The PNG then `megabytes` MiB of zeros, in chunks, recording in TRANSFERS how far it got."""
         zeros = max(0, int(megabytes * 1024 * 1024))
         total = len(PNG_256) + zeros
-        entry = [path, 0, total, "sending"]
+        entry = [path, 0, total, "sending", namespace]
         with LOCK:
             TRANSFERS.append(entry)
         self.send_response_only(200)
@@ -149,6 +162,22 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             entry[3] = state
 
+    def send_vector_tile(self, path, mbtiles):
+        try:
+            _, z, x, name = path.strip("/").split("/")
+            z, x, y = int(z), int(x), int(name.split(".")[0].split("@")[0])
+            with sqlite3.connect("file:%s?mode=ro" % mbtiles, uri=True) as database:
+                row = database.execute(
+                    "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                    (z, x, (1 << z) - 1 - y),
+                ).fetchone()
+        except (ValueError, sqlite3.Error):
+            row = None
+        if row is None:
+            self.send_body(404, b"not found\n", "text/plain")
+        else:
+            self.send_body(200, bytes(row[0]), "application/x-protobuf")
+
     def send_not_modified(self, extra=None):
         """A 304: headers only, no body and no Content-Length."""
         self.send_response(304)
@@ -165,18 +194,25 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         parts = urlsplit(self.path)
         path = parts.path
+        namespace = "-"
+        segments = path.split("/")
+        if len(segments) > 1 and segments[1].startswith("~"):
+            namespace = segments[1]
+            path = "/" + "/".join(segments[2:])
         query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
         with LOCK:
-            COUNTS[path] = COUNTS.get(path, 0) + 1
-            count = COUNTS[path]
+            key = (namespace, path)
+            COUNTS[key] = COUNTS.get(key, 0) + 1
+            count = COUNTS[key]
             with open(LOG_PATH, "a", encoding="utf-8") as log:
                 log.write(
-                    "%s\t%s\t%s\t%s\n"
+                    "%s\t%s\t%s\t%s\t%s\n"
                     % (
                         path,
                         self.headers.get("User-Agent", ""),
                         self.logged_header("If-None-Match"),
                         self.logged_header("If-Modified-Since"),
+                        namespace,
                     )
                 )
         kind = path.strip("/").split("/")[0]
@@ -259,15 +295,19 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "redirect":
             target = query.get("to", "file:///etc/hostname")
             if target == "ok":
-                target = "/ok/" + path.strip("/").split("/", 1)[1]
+                target = ("" if namespace == "-" else "/" + namespace) + "/ok/" + path.strip("/").split("/", 1)[1]
             self.send_body(302, b"moved\n", "text/plain", {"Location": target})
+        elif kind == "vector":
+            self.send_vector_tile(path, query.get("file", ""))
         elif kind == "retina":
             self.send_body(200, PNG_512 if "@2x" in path else PNG_256, "image/png")
         elif kind == "huge":
-            self.send_huge(path, float(query.get("mb", "600")), query.get("length") != "0")
+            self.send_huge(path, float(query.get("mb", "600")), query.get("length") != "0", namespace)
         elif kind == "transfers":
             with LOCK:
-                lines = "".join("%s\t%d\t%d\t%s\n" % tuple(entry) for entry in TRANSFERS)
+                lines = "".join(
+                    "%s\t%d\t%d\t%s\n" % tuple(entry[:4]) for entry in TRANSFERS if entry[4] == namespace
+                )
             self.send_body(200, lines.encode("utf-8"), "text/plain; charset=utf-8")
         else:
             self.send_body(400, b"unknown behaviour\n", "text/plain")
@@ -289,12 +329,26 @@ def etag_matches(if_none_match, etag):
     return False
 
 
+def exit_when_stdin_ends():
+    """Ends the process once standard input reaches its end (the parent closed it or went away), removing
+    the log, and its folder when that is then empty."""
+    while sys.stdin.buffer.read(65536):
+        pass
+    for remove, path in ((os.remove, LOG_PATH), (os.rmdir, os.path.dirname(os.path.abspath(LOG_PATH)))):
+        try:
+            remove(path)
+        except OSError:
+            pass
+    os._exit(0)
+
+
 def main():
     global LOG_PATH
     LOG_PATH = sys.argv[1]
     open(LOG_PATH, "w").close()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    threading.Thread(target=exit_when_stdin_ends, daemon=True).start()
     print(server.server_address[1], flush=True)
     server.serve_forever()
 
