@@ -94,21 +94,25 @@ def command_maplibre_warm(args):
 # --- timing processes ---------------------------------------------------------------------------------
 
 
-def timed_process(argv, env=None):
-    """Runs a command to its end: (wall milliseconds, peak RSS in MiB, stdout). The peak comes from
-    /usr/bin/time, a small process: a child forked by this script would count this script's memory too."""
+def timed_process(argv, env=None, cpu=None):
+    """Runs a command to its end: (wall milliseconds, peak RSS in MiB, stdout); its CPU milliseconds (user
+    + system) are appended to `cpu` if given. The peak comes from /usr/bin/time, a small process: a child
+    forked by this script would count this script's memory too."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile(mode="r") as rss:
         start = time.perf_counter()
-        code = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", rss.name] + argv, stdout=out, stderr=err,
-                               env=env, cwd=ROOT)
+        code = subprocess.call(["/usr/bin/time", "-f", "%M %U %S", "-o", rss.name] + argv, stdout=out,
+                               stderr=err, env=env, cwd=ROOT)
         elapsed = (time.perf_counter() - start) * 1000
         out.seek(0)
         err.seek(0)
         text = out.read().decode()
         if code != 0:
             raise SystemExit(f"bench-vector: {' '.join(argv)} failed ({code}):\n" + err.read().decode())
-        return elapsed, int(rss.read().split()[-1]) / 1024, text
+        peak, user, system = rss.read().split()[-3:]
+        if cpu is not None:
+            cpu.append((float(user) + float(system)) * 1000)
+        return elapsed, int(peak) / 1024, text
 
 
 def result_line(text):
@@ -154,12 +158,14 @@ def command_rounds(args):
           "RSS mymap  RSS maplibre")
     rows = []
     phases = []
+    mymap_cpu, maplibre_cpu = [], []
     for round_number in range(1, args.rounds + 1):
         row = {}
         row["mymap_proc"], row["mymap_rss"], _ = timed_process(
-            mymap_command(args, args.tiles, os.path.join(work, "mymap.png")))
+            mymap_command(args, args.tiles, os.path.join(work, "mymap.png")), cpu=mymap_cpu)
         row["maplibre_proc"], row["maplibre_rss"], _ = timed_process(
-            maplibre + ["maplibre-render"] + camera + ["--out", os.path.join(work, "maplibre.png")], env)
+            maplibre + ["maplibre-render"] + camera + ["--out", os.path.join(work, "maplibre.png")], env,
+            cpu=maplibre_cpu)
         _, _, text = timed_process([args.bench, "--vector", "--runs", str(args.runs), "--tiles", args.tiles,
                                     "--size", args.size])
         result = result_line(text)
@@ -180,6 +186,9 @@ def command_rounds(args):
           f"{median_row(rows, 'mymap_rss'):6.1f}MiB  {median_row(rows, 'maplibre_rss'):8.1f}MiB")
     print(f"peak RSS, largest of the rounds: mymap {max(r['mymap_rss'] for r in rows):.1f} MiB, "
           f"maplibre-native {max(r['maplibre_rss'] for r in rows):.1f} MiB")
+    print(f"whole-process CPU (user + system), medians: mymap {statistics.median(mymap_cpu):.0f} ms, "
+          f"maplibre-native {statistics.median(maplibre_cpu):.0f} ms "
+          f"(ratio {statistics.median(mymap_cpu) / statistics.median(maplibre_cpu):.2f})")
     print("mymap warm stages (medians over the rounds): " + ", ".join(
         f"{name} {statistics.median(p[name] for p in phases):.1f} ms" for name in phases[0]))
     print(f"images: {work}/mymap.png, {work}/maplibre.png")
