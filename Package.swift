@@ -24,8 +24,9 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // libpng reports errors with setjmp/longjmp, which Swift cannot catch: a small C target turns them into codes.
-    // It calls zlib too, to stop a tile whose image data inflates without end before libpng reads it.
-    .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+    // It calls zlib too, to stop a tile whose image data inflates without end before libpng reads it, and
+    // libdeflate (Debian's libdeflate-dev), which deflates a map's image in a third of zlib's time.
+    .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]),
     // libjpeg also reports errors with setjmp/longjmp: the same kind of C target keeps them out of Swift.
     .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
     // libwebp's decoding API reports errors through return values, so Swift calls it directly.

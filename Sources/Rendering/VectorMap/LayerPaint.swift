@@ -5,6 +5,12 @@ extension Color {
   init(_ color: StyleColor, opacity: Double = 1) {
     self.init(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha * opacity)
   }
+
+  /// How much this colour, painted over an opaque `ground`, changes it: the largest channel difference
+  /// times this colour's alpha, 0…1.
+  func contrast(with ground: Color) -> Double {
+    max(abs(red - ground.red), abs(green - ground.green), abs(blue - ground.blue)) * alpha
+  }
 }
 
 /// How the features of one fill group are painted; features with equal paint share one path.

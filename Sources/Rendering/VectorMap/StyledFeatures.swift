@@ -15,12 +15,15 @@ enum StyledFeatures {
     readsFeatureID: Bool, style: (MapFeature) -> Value?, each body: (FeatureSlot, MapFeature, Value) -> Void
   ) {
     let shared = !readsFeatureID && !(layer.filter?.readsFeatureID ?? false)
+    // By raw value (1…3): a set lookup hashes, once per feature and layer.
+    var wanted = [false, false, false, false]
+    for type in types { wanted[type.rawValue] = true }
     for source in sources {
       guard let source else { continue }
       let kinds = shared ? source.kinds : (ofFeature: [], count: 0)
       // Per kind: not yet styled (nil), or styled to a value or to nothing.
       var known = [Value??](repeating: nil, count: kinds.count)
-      for (index, feature) in source.layer.features.enumerated() where types.contains(feature.type) {
+      for (index, feature) in source.layer.features.enumerated() where wanted[feature.type.rawValue] {
         let handle = MapFeature(source: source, index: index)
         let value: Value?
         if shared {

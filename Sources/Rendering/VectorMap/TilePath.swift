@@ -9,6 +9,9 @@ import VectorTiles
 ///
 /// Vertices closer than `step` to the last one kept are left out: they do not show, and tiles drawn
 /// below their zoom carry many of them.
+///
+/// Parts are left out when they miss the `visible` rectangle (a band of the image, drawn apart) but cut
+/// at the clip rectangle alone, so that a band draws the very edges the whole image would.
 struct TilePath {
   /// Where tile coordinate (0, 0) lands, in points.
   let originX: Double
@@ -16,18 +19,25 @@ struct TilePath {
   /// Points per tile unit.
   let unit: Double
   let clip: PixelRect
+  /// Parts that miss it are left out.
+  let visible: PixelRect
   let step: Double
 
-  init(tileRect: PixelRect, extent: Int, view: PixelRect, step: Double) {
+  init(tileRect: PixelRect, extent: Int, view: PixelRect, visible: PixelRect? = nil, step: Double) {
     originX = tileRect.minX
     originY = tileRect.minY
     unit = tileRect.width / Double(max(extent, 1))
-    let minX = max(tileRect.minX, view.minX)
-    let minY = max(tileRect.minY, view.minY)
-    clip = PixelRect(
-      x: minX, y: minY, width: max(min(tileRect.maxX, view.maxX) - minX, 0),
-      height: max(min(tileRect.maxY, view.maxY) - minY, 0))
+    let clip = Self.intersection(tileRect, view)
+    self.clip = clip
+    self.visible = visible.map { Self.intersection(clip, $0) } ?? clip
     self.step = step
+  }
+
+  private static func intersection(_ a: PixelRect, _ b: PixelRect) -> PixelRect {
+    let minX = max(a.minX, b.minX)
+    let minY = max(a.minY, b.minY)
+    return PixelRect(
+      x: minX, y: minY, width: max(min(a.maxX, b.maxX) - minX, 0), height: max(min(a.maxY, b.maxY) - minY, 0))
   }
 
   @inline(__always)
@@ -62,7 +72,7 @@ struct TilePath {
   func addPolygon(_ geometry: VectorTileGeometry, to cr: OpaquePointer) {
     for ring in geometry.parts where ring.count >= 3 {
       let box = bounds(ring)
-      guard Self.overlaps(box, clip) else { continue }
+      guard Self.overlaps(box, visible) else { continue }
       if clip.contains(box) {
         addThinned(ring, closed: true, cr)
       } else {
@@ -77,7 +87,7 @@ struct TilePath {
     let closeRings = geometry.type == .polygon
     for part in geometry.parts where part.count >= 2 {
       let box = bounds(part)
-      guard Self.overlaps(box, clip) else { continue }
+      guard Self.overlaps(box, visible) else { continue }
       if clip.contains(box) {
         addThinned(part, closed: closeRings, cr)
         continue
@@ -93,7 +103,7 @@ struct TilePath {
   func measuredLines(_ geometry: VectorTileGeometry) -> [LinePieces.Piece] {
     var result: [LinePieces.Piece] = []
     for part in geometry.parts where part.count >= 2 {
-      guard Self.overlaps(bounds(part), clip) else { continue }
+      guard Self.overlaps(bounds(part), visible) else { continue }
       var points = part.map(point)
       if geometry.type == .polygon, let first = points.first { points.append(first) }
       result += LinePieces.clip(points, to: clip)
@@ -106,7 +116,7 @@ struct TilePath {
     var result: [[PixelPoint]] = []
     for part in geometry.parts where part.count >= 2 {
       let box = bounds(part)
-      guard Self.overlaps(box, clip) else { continue }
+      guard Self.overlaps(box, visible) else { continue }
       let points = part.map(point)
       if clip.contains(box) {
         result.append(points)

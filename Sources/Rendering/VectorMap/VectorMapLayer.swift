@@ -40,6 +40,8 @@ final class VectorMapLayer {
   private(set) var warnings: [RenderWarning] = []
   private var steps: [Step] = []
   private let labelLayers: [PlacedLabelLayer]
+  /// How long reading and decoding the tiles, styling the features and placing the labels took.
+  private(set) var loadTimes: [RenderPhaseTime] = []
 
   /// The labels as placed, in points, with their layers' ids, in drawing order.
   var placedLabels: [(layer: String, label: PlacedMapLabel)] {
@@ -61,6 +63,7 @@ final class VectorMapLayer {
     measuring: MeasuringContext, fontFallback: String = VectorMapLayer.defaultFontFallback,
     drawsLabels: Bool = true
   ) throws(VectorMapError) {
+    var clock = PhaseClock()
     self.camera = camera
     let tiling = try VectorMapTiling(camera: camera, zoomRange: supply.zoomRange)
     self.tiling = tiling
@@ -95,6 +98,7 @@ final class VectorMapLayer {
       if failed <= 3 { warnings.append(.vectorTileUndrawable(tile.tile, reason: reason)) }
     }
     if failed > 3 { warnings.append(.moreVectorTilesUndrawable(count: failed - 3)) }
+    clock.lap("tiles")
 
     var sourcesByName: [String: [FeatureLayer?]] = [:]
     func sources(_ name: String) -> [FeatureLayer?] {
@@ -131,20 +135,41 @@ final class VectorMapLayer {
       }
     }
     if !placedPlaceholders { steps.append(.placeholders) }
+    clock.lap("style")
     labelLayers = LabelPlacement.place(
       symbolLayers, sources: sources, tiles: tiles, camera: camera, zoom: zoom, obstacles: obstacles,
       measuring: measuring, fontFallback: fontFallback)
+    clock.lap("labels")
+    loadTimes = clock.phases
+  }
+
+  /// The style's (last opaque) background colour: what most lines are drawn over.
+  private var ground: Color? {
+    steps.compactMap { if case .background(let color) = $0, color.alpha >= 1 { color } else { nil } }.last
   }
 
   /// The image, in points.
   private var view: PixelRect { PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height) }
 
-  /// Paints the map: the style's layers in order, placeholders where tiles failed, the labels.
-  func draw(on canvas: Canvas) {
+  /// Paints the map: the style's layers in order, placeholders where tiles failed, the labels. Layers
+  /// before the first label layer are drawn in bands on every core (`BandedDrawing`; `bands` overrides
+  /// its rows); labels (Pango, one thread) and whatever comes after them on the whole canvas.
+  func draw(on canvas: Canvas, bands: [Range<Int>]? = nil) {
+    let firstLabels = steps.firstIndex { if case .labels = $0 { true } else { false } } ?? steps.count
+    let bandedSteps = steps[..<firstLabels]
+    BandedDrawing.draw(on: canvas, rows: bands) { band, bandView in
+      self.draw(bandedSteps, on: band, drawn: bandView, placeholdersDrawn: false)
+    }
+    let placeholdersDrawn = bandedSteps.contains { if case .placeholders = $0 { true } else { false } }
+    draw(steps[firstLabels...], on: canvas, drawn: view, placeholdersDrawn: placeholdersDrawn)
+  }
+
+  /// Paints some of the steps; `drawn` (points) is the part of the image drawn.
+  private func draw(_ steps: ArraySlice<Step>, on canvas: Canvas, drawn: PixelRect, placeholdersDrawn: Bool) {
     let cr = canvas.context
     let needsDataClip = tiles.contains { !$0.hasData }
     var clipped = false
-    var placeholdersDrawn = false
+    var placeholdersDrawn = placeholdersDrawn
     func clip(_ wanted: Bool) {
       guard wanted != clipped else { return }
       if wanted {
@@ -159,13 +184,13 @@ final class VectorMapLayer {
       switch step {
       case .background(let color):
         clip(false)
-        canvas.drawing.fillRect(view, color: color)
+        canvas.drawing.fillRect(drawn, color: color)
       case .placeholders:
         drawPlaceholders(canvas)
         placeholdersDrawn = true
       case .geometry(let plan):
         clip(needsDataClip && placeholdersDrawn)
-        plan.draw(on: canvas, tiles: tiles, view: view)
+        plan.draw(on: canvas, tiles: tiles, view: view, drawn: drawn, ground: ground)
       case .labels(let index):
         // Labels may cross the edge of the data; they were placed inside the image.
         clip(false)

@@ -37,10 +37,10 @@ enum VectorMapFixtures {
       snapping: .fractional)
   }
 
-  /// Draws a map onto a new canvas and returns the finished file.
+  /// Draws a map onto a new canvas and returns the finished file; `bands` overrides the image's bands.
   static func render(
     style: MapStyle, camera: Camera, format: OutputFormat = .png, labels: Bool = true,
-    obstacles: [PixelRect] = [], supply: (any VectorTileSupply)? = nil
+    obstacles: [PixelRect] = [], supply: (any VectorTileSupply)? = nil, bands: [Range<Int>]? = nil
   ) throws -> (data: Data, layer: VectorMapLayer) {
     let measuring = MeasuringContext()
     let layer = try VectorMapLayer(
@@ -49,7 +49,7 @@ enum VectorMapFixtures {
     let canvas = try Canvas(
       format: format, pixelWidth: Int(camera.pixelSize.width), pixelHeight: Int(camera.pixelSize.height),
       scale: camera.scale)
-    layer.draw(on: canvas)
+    layer.draw(on: canvas, bands: bands)
     return (try canvas.finish(), layer)
   }
 }

@@ -1,0 +1,307 @@
+#include "cpng.h"
+#include <libdeflate.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FILTER_NONE = 0, FILTER_PAETH = 4 };
+
+static void copy_message(char *error, size_t error_size, const char *message) {
+  if (error && error_size > 0) snprintf(error, error_size, "%s", message);
+}
+
+/* One row of Cairo's premultiplied native-endian ARGB32 as straight RGB or RGBA bytes. */
+static void convert_row(const unsigned char *source_row, uint32_t width, int opaque, unsigned char *target) {
+  const uint32_t *source = (const uint32_t *)source_row;
+  if (opaque) {
+    /* Every pixel is opaque (the caller checked): nothing to undo, and a loop without branches. */
+    for (uint32_t x = 0; x < width; x++) {
+      const uint32_t argb = source[x];
+      target[0] = (unsigned char)(argb >> 16);
+      target[1] = (unsigned char)(argb >> 8);
+      target[2] = (unsigned char)argb;
+      target += 3;
+    }
+    return;
+  }
+  for (uint32_t x = 0; x < width; x++) {
+    uint32_t argb = source[x];
+    uint32_t a = argb >> 24, r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+    if (a != 0 && a != 255) {
+      // Undo Cairo's premultiplication, rounding to nearest.
+      r = (r * 255 + a / 2) / a;
+      g = (g * 255 + a / 2) / a;
+      b = (b * 255 + a / 2) / a;
+      if (r > 255) r = 255;
+      if (g > 255) g = 255;
+      if (b > 255) b = 255;
+    }
+    *target++ = (unsigned char)r;
+    *target++ = (unsigned char)g;
+    *target++ = (unsigned char)b;
+    if (!opaque) *target++ = (unsigned char)a;
+  }
+}
+
+static unsigned char paeth_predictor(int a, int b, int c) {
+  int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+  if (pa <= pb && pa <= pc) return (unsigned char)a;
+  return (unsigned char)(pb <= pc ? b : c);
+}
+
+/* A filter byte and the filtered row; `previous` is the row above (NULL for the first row). */
+static void filter_row(int filter, const unsigned char *row, const unsigned char *previous, size_t row_bytes,
+                       int bytes_per_pixel, unsigned char *target) {
+  target[0] = (unsigned char)filter;
+  if (filter == FILTER_NONE) {
+    memcpy(target + 1, row, row_bytes);
+    return;
+  }
+  for (size_t i = 0; i < row_bytes; i++) {
+    int left = i >= (size_t)bytes_per_pixel ? row[i - bytes_per_pixel] : 0;
+    int up = previous ? previous[i] : 0;
+    int corner = previous && i >= (size_t)bytes_per_pixel ? previous[i - bytes_per_pixel] : 0;
+    target[1 + i] = (unsigned char)(row[i] - paeth_predictor(left, up, corner));
+  }
+}
+
+/* The filter for every row: "none" or "paeth", whichever deflates a sample of the image's rows (four runs
+   of eight, at level 3: level 1 misses the long matches that favour no filter) smaller. Maps of flat
+   colours deflate best unfiltered (a row like the one above is a long match either way, and filtering
+   turns antialiased edges into more distinct bytes); photographs and smooth gradients deflate best with
+   paeth. Returns -1 when out of memory. */
+static int choose_filter(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
+                         int opaque) {
+  enum { RUNS = 4, RUN_ROWS = 8 };
+  const int bpp = opaque ? 3 : 4;
+  const size_t row_bytes = (size_t)width * bpp;
+  const size_t sample_rows = height < RUNS * RUN_ROWS ? height : RUNS * RUN_ROWS;
+  unsigned char *rows = malloc(row_bytes * 2);
+  unsigned char *none = malloc((row_bytes + 1) * sample_rows);
+  unsigned char *paeth = malloc((row_bytes + 1) * sample_rows);
+  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(3);
+  const size_t bound = compressor ? libdeflate_deflate_compress_bound(compressor, (row_bytes + 1) * sample_rows) : 0;
+  unsigned char *scratch = bound ? malloc(bound) : NULL;
+  int filter = -1;
+  if (rows && none && paeth && scratch) {
+    size_t sampled = 0;
+    for (uint32_t run = 0; run < RUNS && sampled < sample_rows; run++) {
+      uint32_t first = (uint32_t)((uint64_t)height * (2 * run + 1) / (2 * RUNS));
+      if (first + RUN_ROWS > height) first = height > RUN_ROWS ? height - RUN_ROWS : 0;
+      unsigned char *current = rows, *above = NULL;
+      for (uint32_t y = first; y < first + RUN_ROWS && y < height && sampled < sample_rows; y++) {
+        convert_row(pixels + (size_t)y * stride, width, opaque, current);
+        filter_row(FILTER_NONE, current, above, row_bytes, bpp, none + sampled * (row_bytes + 1));
+        filter_row(FILTER_PAETH, current, above, row_bytes, bpp, paeth + sampled * (row_bytes + 1));
+        sampled++;
+        above = current;
+        current = current == rows ? rows + row_bytes : rows;
+      }
+    }
+    const size_t n = sampled * (row_bytes + 1);
+    const size_t none_size = libdeflate_deflate_compress(compressor, none, n, scratch, bound);
+    const size_t paeth_size = libdeflate_deflate_compress(compressor, paeth, n, scratch, bound);
+    filter = paeth_size < none_size ? FILTER_PAETH : FILTER_NONE;
+  }
+  free(rows);
+  free(none);
+  free(paeth);
+  free(scratch);
+  libdeflate_free_compressor(compressor);
+  return filter;
+}
+
+static void put_be32(unsigned char *target, uint32_t value) {
+  target[0] = (unsigned char)(value >> 24);
+  target[1] = (unsigned char)(value >> 16);
+  target[2] = (unsigned char)(value >> 8);
+  target[3] = (unsigned char)value;
+}
+
+/* Writes a chunk (length, type, data, CRC) at `target`; returns the bytes written. */
+static size_t put_chunk(unsigned char *target, const char type[4], const unsigned char *data, uint32_t length) {
+  put_be32(target, length);
+  memcpy(target + 4, type, 4);
+  if (length > 0) memcpy(target + 8, data, length);
+  put_be32(target + 8 + length, libdeflate_crc32(0, target + 4, (size_t)length + 4));
+  return (size_t)length + 12;
+}
+
+/* IDAT chunks carry at most this much of the zlib stream each. */
+#define IDAT_CHUNK_BYTES ((size_t)1 << 20)
+
+/* The whole filtered image in memory, deflated in one call by libdeflate. */
+static int encode_buffered(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
+                           int level, int opaque, int filter, unsigned char **png_out, size_t *png_size,
+                           char *error, size_t error_size) {
+  const int bpp = opaque ? 3 : 4;
+  const size_t row_bytes = (size_t)width * bpp;
+  const size_t filtered_size = (row_bytes + 1) * height;
+  unsigned char *filtered = malloc(filtered_size);
+  unsigned char *rows = malloc(row_bytes * 2);
+  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
+  const size_t bound = compressor ? libdeflate_zlib_compress_bound(compressor, filtered_size) : 0;
+  unsigned char *stream = bound ? malloc(bound) : NULL;
+  unsigned char *png = NULL;
+  int status = -1;
+  if (!filtered || !rows || !stream) {
+    copy_message(error, error_size, "out of memory");
+    goto done;
+  }
+  unsigned char *current = rows, *above = NULL;
+  for (uint32_t y = 0; y < height; y++) {
+    unsigned char *target = filtered + (size_t)y * (row_bytes + 1);
+    if (filter == FILTER_NONE) {
+      target[0] = FILTER_NONE;
+      convert_row(pixels + (size_t)y * stride, width, opaque, target + 1);
+      continue;
+    }
+    convert_row(pixels + (size_t)y * stride, width, opaque, current);
+    filter_row(filter, current, above, row_bytes, bpp, target);
+    above = current;
+    current = current == rows ? rows + row_bytes : rows;
+  }
+  const size_t stream_size = libdeflate_zlib_compress(compressor, filtered, filtered_size, stream, bound);
+  if (stream_size == 0) {
+    copy_message(error, error_size, "PNG compression failed");
+    goto done;
+  }
+  const size_t chunks = stream_size / IDAT_CHUNK_BYTES + 1;
+  png = malloc(8 + 25 + stream_size + 12 * chunks + 12);
+  if (!png) {
+    copy_message(error, error_size, "out of memory");
+    goto done;
+  }
+  static const unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+  memcpy(png, signature, 8);
+  size_t size = 8;
+  unsigned char header[13];
+  put_be32(header, width);
+  put_be32(header + 4, height);
+  header[8] = 8;                /* bits per channel */
+  header[9] = opaque ? 2 : 6;   /* RGB or RGBA */
+  header[10] = header[11] = 0;  /* deflate, adaptive filtering (one filter byte a row) */
+  header[12] = 0;               /* not interlaced */
+  size += put_chunk(png + size, "IHDR", header, 13);
+  for (size_t offset = 0; offset < stream_size; offset += IDAT_CHUNK_BYTES) {
+    const size_t length = stream_size - offset < IDAT_CHUNK_BYTES ? stream_size - offset : IDAT_CHUNK_BYTES;
+    size += put_chunk(png + size, "IDAT", stream + offset, (uint32_t)length);
+  }
+  size += put_chunk(png + size, "IEND", NULL, 0);
+  *png_out = png;
+  *png_size = size;
+  png = NULL;
+  status = 0;
+done:
+  free(filtered);
+  free(rows);
+  free(stream);
+  free(png);
+  libdeflate_free_compressor(compressor);
+  return status;
+}
+
+typedef struct {
+  unsigned char *data;
+  size_t size;
+  size_t capacity;
+} memory_sink;
+
+static void sink_write(png_structp png, png_bytep data, png_size_t length) {
+  memory_sink *sink = png_get_io_ptr(png);
+  if (sink->size + length > sink->capacity) {
+    size_t capacity = sink->capacity ? sink->capacity : 65536;
+    while (capacity < sink->size + length) capacity *= 2;
+    unsigned char *grown = realloc(sink->data, capacity);
+    if (!grown) png_error(png, "out of memory");
+    sink->data = grown;
+    sink->capacity = capacity;
+  }
+  memcpy(sink->data + sink->size, data, length);
+  sink->size += length;
+}
+
+static void sink_flush(png_structp png) { (void)png; }
+
+static void error_handler(png_structp png, png_const_charp message) {
+  char *error = png_get_error_ptr(png);
+  if (error) snprintf(error, 256, "%s", message);
+  png_longjmp(png, 1);
+}
+
+static void warning_handler(png_structp png, png_const_charp message) {
+  (void)png;
+  (void)message;
+}
+
+/* Row by row through libpng and zlib: memory stays a few rows however large the image. */
+static int encode_streaming(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
+                            int level, int opaque, int filter, unsigned char **png_out, size_t *png_size,
+                            char *error, size_t error_size) {
+  char message[256] = "PNG encoding failed";
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, message, error_handler, warning_handler);
+  if (!png) {
+    copy_message(error, error_size, "out of memory");
+    return -1;
+  }
+  png_infop info = png_create_info_struct(png);
+  memory_sink sink = {NULL, 0, 0};
+  unsigned char *volatile row = malloc((size_t)width * (opaque ? 3 : 4));
+  if (!info || !row) {
+    png_destroy_write_struct(&png, info ? &info : NULL);
+    free(row);
+    copy_message(error, error_size, "out of memory");
+    return -1;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    free(sink.data);
+    copy_message(error, error_size, message);
+    return -1;
+  }
+  png_set_write_fn(png, &sink, sink_write, sink_flush);
+  png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level(png, level > 9 ? 9 : level);
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, filter == FILTER_PAETH ? PNG_FILTER_PAETH : PNG_FILTER_NONE);
+  png_write_info(png, info);
+  for (uint32_t y = 0; y < height; y++) {
+    convert_row(pixels + (size_t)y * stride, width, opaque, row);
+    png_write_row(png, row);
+  }
+  png_write_end(png, info);
+  png_destroy_write_struct(&png, &info);
+  free(row);
+  *png_out = sink.data;
+  *png_size = sink.size;
+  return 0;
+}
+
+int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
+                       int compression_level, int opaque, size_t max_buffered_bytes, unsigned char **png_out,
+                       size_t *png_size, char *error, size_t error_size) {
+  *png_out = NULL;
+  *png_size = 0;
+  if (width == 0 || height == 0 || width > 0x7fffffff || height > 0x7fffffff ||
+      stride < (uint64_t)width * 4) {
+    copy_message(error, error_size, "cannot encode an image of that size");
+    return -1;
+  }
+  const int level = compression_level < 1 ? 1 : compression_level > 12 ? 12 : compression_level;
+  const int filter = choose_filter(pixels, width, height, stride, opaque);
+  if (filter < 0) {
+    copy_message(error, error_size, "out of memory");
+    return -1;
+  }
+  const uint64_t row_bytes = (uint64_t)width * (opaque ? 3 : 4) + 1;
+  const uint64_t limit = max_buffered_bytes < SIZE_MAX / 2 ? max_buffered_bytes : SIZE_MAX / 2;
+  if (height <= limit / row_bytes) {
+    return encode_buffered(pixels, width, height, stride, level, opaque, filter, png_out, png_size, error,
+                           error_size);
+  }
+  return encode_streaming(pixels, width, height, stride, level, opaque, filter, png_out, png_size, error,
+                          error_size);
+}

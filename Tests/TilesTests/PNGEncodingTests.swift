@@ -1,0 +1,140 @@
+import Foundation
+import Gzip
+import ImageCodecs
+import TestSupport
+import XCTest
+
+/// The PNG writer: pixels survive exactly, each image gets the filter that suits it (none for flat map
+/// colours, paeth for photographs), the one-piece and the row-by-row writers agree, and the same pixels
+/// give the same bytes.
+final class PNGEncodingTests: XCTestCase {
+  /// A piece of a real street map (`Tests/Fixtures/images/street-map.png`: 600×160 pixels of the
+  /// Helsinki example as `mymap render` draws it), as opaque ARGB32.
+  private func streetMapPixels() throws -> (pixels: [UInt32], width: Int, height: Int) {
+    let image = try PNGCodec.decode(Data(contentsOf: RepositoryPaths.fixture("images/street-map.png")))
+    let pixels = (0..<image.width * image.height).map { index in
+      let (r, g, b) = (image.rgba[index * 4], image.rgba[index * 4 + 1], image.rgba[index * 4 + 2])
+      return 0xFF00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+    }
+    return (pixels, image.width, image.height)
+  }
+
+  /// A photograph in miniature: smooth gradients with seeded noise, some pixels translucent.
+  private func photoLikePixels(width: Int, height: Int, alpha: Bool) -> [UInt32] {
+    var generator = SeededGenerator(seed: 7)
+    return (0..<width * height).map { index in
+      let x = UInt32(index % width)
+      let y = UInt32(index / width)
+      let noise = UInt32.random(in: 0...6, using: &generator)
+      let a: UInt32 = alpha && (x + y) % 5 == 0 ? 128 : 255
+      let r = ((x * 2 + noise) & 0xFF) * a / 255
+      let g = ((y * 3 + noise) & 0xFF) * a / 255
+      let b = (((x + y) + noise) & 0xFF) * a / 255
+      return a << 24 | r << 16 | g << 8 | b
+    }
+  }
+
+  private func encode(_ pixels: [UInt32], width: Int, opaque: Bool, bufferedBytes: Int? = nil) throws -> Data
+  {
+    try pixels.withUnsafeBytes {
+      try PNGCodec.encodeARGB32(
+        $0.baseAddress!, width: width, height: pixels.count / width, stride: width * 4, opaque: opaque,
+        bufferedBytes: bufferedBytes ?? PNGCodec.maximumBufferedBytes)
+    }
+  }
+
+  /// The filter byte of every row, read from the inflated image data.
+  private func rowFilters(_ png: Data, width: Int, height: Int, channels: Int) throws -> [UInt8] {
+    let bytes = [UInt8](png)
+    var stream: [UInt8] = []
+    var offset = 8
+    while offset + 12 <= bytes.count {
+      let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == "IDAT" {
+        stream += bytes[offset + 8..<offset + 8 + length]
+      }
+      offset += 12 + length
+    }
+    let rowBytes = width * channels + 1
+    let filtered = try Gzip.inflate(stream, limit: rowBytes * height)
+    XCTAssertEqual(filtered.count, rowBytes * height)
+    return stride(from: 0, to: filtered.count, by: rowBytes).map { filtered[$0] }
+  }
+
+  /// Straight RGBA of premultiplied ARGB, rounded as the writer undoes premultiplication.
+  private func straightRGBA(_ pixels: [UInt32]) -> [UInt8] {
+    pixels.flatMap { argb -> [UInt8] in
+      let a = argb >> 24
+      func channel(_ shift: UInt32) -> UInt8 {
+        let value = (argb >> shift) & 0xFF
+        guard a != 0, a != 255 else { return UInt8(value) }
+        return UInt8(min((value * 255 + a / 2) / a, 255))
+      }
+      return [channel(16), channel(8), channel(0), UInt8(a)]
+    }
+  }
+
+  func testAMapIsWrittenUnfilteredAndReadsBackExactly() throws {
+    let map = try streetMapPixels()
+    let png = try encode(map.pixels, width: map.width, opaque: true)
+    XCTAssertEqual(
+      try rowFilters(png, width: map.width, height: map.height, channels: 3),
+      Array(repeating: 0, count: map.height))
+    XCTAssertEqual(try PNGCodec.decode(png).rgba, straightRGBA(map.pixels))
+  }
+
+  func testAPhotographIsWrittenWithPaethAndReadsBackExactly() throws {
+    let pixels = photoLikePixels(width: 200, height: 90, alpha: true)
+    let png = try encode(pixels, width: 200, opaque: false)
+    XCTAssertEqual(try rowFilters(png, width: 200, height: 90, channels: 4), Array(repeating: 4, count: 90))
+    XCTAssertEqual(try PNGCodec.decode(png).rgba, straightRGBA(pixels))
+  }
+
+  func testTheRowByRowWriterGivesTheSamePixelsAndFilters() throws {
+    let map = try streetMapPixels()
+    for (pixels, width, opaque) in [
+      (map.pixels, map.width, true), (photoLikePixels(width: 300, height: 120, alpha: true), 300, false),
+    ] {
+      let whole = try encode(pixels, width: width, opaque: opaque)
+      let streamed = try encode(pixels, width: width, opaque: opaque, bufferedBytes: 0)
+      XCTAssertEqual(try PNGCodec.decode(streamed).rgba, try PNGCodec.decode(whole).rgba)
+      let (height, channels) = (pixels.count / width, opaque ? 3 : 4)
+      XCTAssertEqual(
+        try rowFilters(streamed, width: width, height: height, channels: channels),
+        try rowFilters(whole, width: width, height: height, channels: channels))
+    }
+  }
+
+  func testTheSamePixelsGiveTheSameBytes() throws {
+    let pixels = photoLikePixels(width: 64, height: 1, alpha: false)
+    XCTAssertEqual(try encode(pixels, width: 64, opaque: true), try encode(pixels, width: 64, opaque: true))
+    // One row, one column: the filter sample is smaller than its usual four runs of eight rows.
+    let column = try encode([0xFF12_3456], width: 1, opaque: true)
+    XCTAssertEqual(try PNGCodec.decode(column).rgba, [0x12, 0x34, 0x56, 0xFF])
+  }
+
+  func testAMapIsSmallerThanAtTheFastestLevel() throws {
+    let map = try streetMapPixels()
+    let fastest = try map.pixels.withUnsafeBytes {
+      try PNGCodec.encodeARGB32(
+        $0.baseAddress!, width: map.width, height: map.height, stride: map.width * 4, opaque: true,
+        compressionLevel: 1)
+    }
+    XCTAssertLessThan(try encode(map.pixels, width: map.width, opaque: true).count, fastest.count)
+  }
+
+  func testImpossibleSizesAreRefused() throws {
+    let pixels = [UInt32](repeating: 0, count: 16)
+    try pixels.withUnsafeBytes { raw in
+      for (width, height, stride) in [(0, 4, 16), (4, 0, 16), (4, 4, 12), (-1, 4, 16)] {
+        XCTAssertThrowsError(
+          try PNGCodec.encodeARGB32(
+            raw.baseAddress!, width: width, height: height, stride: stride, opaque: true)
+        ) {
+          XCTAssertEqual(
+            $0 as? ImageCodecError, .encodingFailed("cannot encode a \(width)×\(height) image"))
+        }
+      }
+    }
+  }
+}
