@@ -120,7 +120,7 @@ final class ImportExportTests: XCTestCase {
     let fixture = RepositoryPaths.root.appendingPathComponent(
       "Tests/PlacesTests/Fixtures/coredata/DataModel.sqlite")
     guard FileManager.default.fileExists(atPath: fixture.path) else {
-      throw XCTSkip("no Core Data fixture at \(fixture.path)")
+      throw TestPrerequisiteMissing("no Core Data fixture at \(fixture.path)")
     }
     let sandbox = try Sandbox()
     let original = try Data(contentsOf: fixture)

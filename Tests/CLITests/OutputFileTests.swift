@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The same command gives the same bytes, and outputs are replaced atomically or not at all.
@@ -43,7 +44,7 @@ final class OutputFileTests: XCTestCase {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
       let umask = Int(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
-    else { throw XCTSkip("cannot read this process's umask from /proc/self/status") }
+    else { throw TestPrerequisiteMissing("cannot read this process's umask from /proc/self/status") }
     let sandbox = try Sandbox()
     assertSucceeded(try sandbox.run(Inputs.renderEurope(["--out", "map.png", "-q"])))
     let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.path("map.png"))

@@ -1213,7 +1213,7 @@ enum FetchTesting {
   }
 
   /// Runs `mymap` with stdout and stderr on a pseudo-terminal (util-linux `script`, else Python's `pty`)
-  /// and returns what the terminal showed, with the exit code. Skips when neither is there.
+  /// and returns what the terminal showed, with the exit code. Fails when neither is there.
   static func runInTerminal(_ sandbox: Sandbox, _ arguments: [String]) throws -> (
     status: Int32, output: String
   ) {
@@ -1227,7 +1227,7 @@ enum FetchTesting {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
       process.arguments = ["-c", pythonPTY, binary] + arguments
     } else {
-      throw XCTSkip("neither /usr/bin/script nor /usr/bin/python3 is there to make a pseudo-terminal")
+      throw TestPrerequisiteMissing("neither /usr/bin/script nor /usr/bin/python3 is there to make a pseudo-terminal")
     }
     process.currentDirectoryURL = sandbox.url
     var environment = [

@@ -1,6 +1,7 @@
 import Foundation
 import MapMath
 import Places
+import TestSupport
 import XCTest
 
 /// What every format shares: the one entry point that tells them apart, and writing then reading back.
@@ -128,7 +129,9 @@ final class FormatTests: XCTestCase {
 
   func testCoreDataStoreIsReadByPath() throws {
     let path = fixturePath("coredata/DataModel.sqlite")
-    guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("no Core Data fixture") }
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw TestPrerequisiteMissing("no Core Data fixture")
+    }
     XCTAssertEqual(try LocationsFile.read(path: path), try CoreDataStore.read(path: path))
   }
 

@@ -10,7 +10,7 @@ import XCTest
 /// second each); each `LocalTileServer` is a namespace of it (`baseURL` ends in `/~N`), with its own request
 /// log and its own request counts, so that tests do not see each other's requests. The process ends with
 /// the test process (it exits when its standard input, a pipe from this process, closes). `init` throws
-/// `XCTSkip` when python3 is not available.
+/// `TestPrerequisiteMissing` (a failure) when python3 is not available.
 public final class LocalTileServer: Sendable {
   /// One request the server received.
   public struct LoggedRequest: Sendable, Equatable {
@@ -37,7 +37,7 @@ public final class LocalTileServer: Sendable {
   /// Where the log stood when this namespace was made: its requests come after.
   private let logStart: UInt64
 
-  /// A new namespace of the shared server (started now if it is not running); throws `XCTSkip` when python3
+  /// A new namespace of the shared server (started now if it is not running); throws `TestPrerequisiteMissing` when python3
   /// is missing or the server does not start.
   public init() throws {
     process = try SharedProcess.running()
@@ -94,20 +94,20 @@ private final class SharedProcess: @unchecked Sendable {
   private var namespaces = 0
 
   private static let lock = NSLock()
-  nonisolated(unsafe) private static var shared: Result<SharedProcess, XCTSkip>?
+  nonisolated(unsafe) private static var shared: Result<SharedProcess, TestPrerequisiteMissing>?
 
   /// The running server, started the first time.
   static func running() throws -> SharedProcess {
     lock.lock()
     defer { lock.unlock() }
     if let shared { return try shared.get() }
-    let result: Result<SharedProcess, XCTSkip>
+    let result: Result<SharedProcess, TestPrerequisiteMissing>
     do {
       result = .success(try SharedProcess())
-    } catch let skip as XCTSkip {
+    } catch let skip as TestPrerequisiteMissing {
       result = .failure(skip)
     } catch {
-      result = .failure(XCTSkip("the local tile server did not start: \(error)"))
+      result = .failure(TestPrerequisiteMissing("the local tile server did not start: \(error)"))
     }
     shared = result
     return try result.get()
@@ -130,7 +130,7 @@ private final class SharedProcess: @unchecked Sendable {
     do {
       try process.run()
     } catch {
-      throw XCTSkip("the local tile server needs python3 on PATH (\(error))")
+      throw TestPrerequisiteMissing("the local tile server needs python3 on PATH (\(error))")
     }
     var line = Data()
     while !line.contains(UInt8(ascii: "\n")) {
@@ -142,7 +142,7 @@ private final class SharedProcess: @unchecked Sendable {
     guard let port = Int(text), port > 0 else {
       process.terminate()
       process.waitUntilExit()
-      throw XCTSkip(
+      throw TestPrerequisiteMissing(
         "the local tile server did not start (printed \(text.debugDescription); it needs python3 on PATH)")
     }
     self.port = port
@@ -184,7 +184,7 @@ private final class SharedProcess: @unchecked Sendable {
 /// A port on 127.0.0.1 that nothing listens on: bound by the system, then closed again.
 public func closedLocalPort() throws -> Int {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard fd >= 0 else { throw XCTSkip("cannot create a socket") }
+  guard fd >= 0 else { throw TestPrerequisiteMissing("cannot create a socket") }
   defer { close(fd) }
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
@@ -196,6 +196,6 @@ public func closedLocalPort() throws -> Int {
       bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
     }
   }
-  guard bound else { throw XCTSkip("cannot bind a socket on 127.0.0.1") }
+  guard bound else { throw TestPrerequisiteMissing("cannot bind a socket on 127.0.0.1") }
   return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// A small tmpfs mounted for one test, to play a read-only or a full disk. Mounting needs root (or
-/// CAP_SYS_ADMIN); where it is refused, `init` throws `XCTSkip` saying so. Unmounted when the value goes away.
+/// CAP_SYS_ADMIN); where it is refused, `init` throws `TestPrerequisiteMissing`, failing the test. Unmounted when the value goes away.
 public final class ScratchMount {
   public let url: URL
   private let folder: TemporaryDirectory
@@ -13,7 +13,7 @@ public final class ScratchMount {
     url = folder.url
     let status = Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", url.path])
     guard status == 0 else {
-      throw XCTSkip(
+      throw TestPrerequisiteMissing(
         "cannot mount a tmpfs here (mount exited \(status); it needs root): a read-only or full disk cannot be played"
       )
     }
@@ -31,7 +31,9 @@ public final class ScratchMount {
   /// Makes the file system read-only.
   public func remountReadOnly() throws {
     let status = Self.run("/bin/mount", ["-o", "remount,ro", url.path])
-    guard status == 0 else { throw XCTSkip("cannot remount \(url.path) read-only (mount exited \(status))") }
+    guard status == 0 else {
+      throw TestPrerequisiteMissing("cannot remount \(url.path) read-only (mount exited \(status))")
+    }
   }
 
   /// Fills the file system until not one more block fits.

@@ -47,7 +47,7 @@ struct FeatureContents: Equatable, CustomStringConvertible {
     case "int": return .int(try XCTUnwrap(raw as? NSNumber).int64Value)
     case "uint": return .uint(try XCTUnwrap(UInt64(try XCTUnwrap(raw as? String))))
     case "bool": return .bool(try XCTUnwrap(raw as? Bool))
-    default: throw XCTSkip("unknown value kind \(kind) in fixture")
+    default: throw TestPrerequisiteMissing("unknown value kind \(kind) in fixture")
     }
   }
 
