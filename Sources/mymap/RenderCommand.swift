@@ -128,7 +128,7 @@ enum RenderCommand {
     case .unusableTiles: return .incomplete(error.description)
     case .tileSource(let reason): return .badInput(reason)
     case .noMapStyle: return .badInput(error.description + " (give one with --map-style)")
-    case .tileDownload(let error): return TileServerAccess.map(error)
+    case .tileDownload(let error): return TileServerAccess.map(error, cacheChooser: "XDG_CACHE_HOME")
     case .drawing(let reason): return .failure(reason)
     }
   }

@@ -77,12 +77,19 @@ enum TileServerAccess {
     do {
       return try openTileCache(at: path, for: description)
     } catch {
-      throw .badInput("\(error)")
+      throw .badInput(naming("--to", in: "\(error)"))
     }
   }
 
-  /// The CLI's face of a download failure.
-  static func map(_ error: TileDownloadError) -> CLIError {
+  /// A cache error's advice ("choose another cache", in the library's words) with what chooses the cache:
+  /// `--to` in `tiles fetch`, `XDG_CACHE_HOME` in `render`.
+  static func naming(_ chooser: String, in message: String) -> String {
+    let advice = ["choose another cache", "choose an empty or new folder", "choose a new .mbtiles file"]
+    return advice.contains(where: message.hasSuffix) ? message + " with \(chooser)" : message
+  }
+
+  /// The CLI's face of a download failure; `chooser` is what chooses the cache in the command.
+  static func map(_ error: TileDownloadError, cacheChooser: String = "--to") -> CLIError {
     switch error {
     case .tooManyTiles(let needed, let limit):
       let raise = needed <= 1_000_000 ? ", or raise the limit with --max-tiles \(needed)" : ""
@@ -90,7 +97,7 @@ enum TileServerAccess {
         "this would fetch \(needed) tiles, more than the limit of \(limit) per command (tile servers are"
           + " shared: fetch fewer zooms or a smaller area\(raise))")
     case .interrupted: return .interrupted(error.description)
-    case .cache: return .badInput(error.description)
+    case .cache: return .badInput(naming(cacheChooser, in: error.description))
     }
   }
 

@@ -460,6 +460,23 @@ final class TilesFetchCommandTests: XCTestCase {
     }
   }
 
+  func testAFolderThatIsNotACacheIsRefusedWithAdviceNamingTo() throws {
+    let sandbox = try Sandbox()
+    try FileManager.default.createDirectory(atPath: sandbox.path("photos"), withIntermediateDirectories: true)
+    try Data("x".utf8).write(to: URL(fileURLWithPath: sandbox.path("photos/a.jpg")))
+    let port = try closedLocalPort()
+    let result = try sandbox.run([
+      "tiles", "fetch", "--url", "http://127.0.0.1:\(port)/{z}/{x}/{y}.png", "--bbox", "-10,-10,-5,-5",
+      "--zoom", "0", "--to", "photos", "--attribution", "T",
+    ])
+    assertFailed(
+      result, status: 3,
+      message:
+        "photos is not empty and is not a mymap tile cache (it has no metadata.json written by mymap); "
+        + "choose an empty or new folder with --to")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("photos")), ["a.jpg"])
+  }
+
   func testACacheThatCannotBeWrittenStopsTheFetchWithExit3() throws {
     let server = try LocalTileServer()
     defer { server.stop() }
@@ -475,7 +492,7 @@ final class TilesFetchCommandTests: XCTestCase {
     let result = try sandbox.run(fetch + ["--zoom", "0-1"])
     assertFailed(
       result, status: 3, prefix: "cannot write to tile cache tiles (cannot create folder tiles/1/0: ",
-      containing: ["); check its permissions or choose another --to"])
+      containing: ["); check its permissions or choose another cache with --to"])
     XCTAssertEqual(server.requests().map(\.path), ["/ok/0/0/0.png", "/ok/1/0/1.png"])
     XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path("tiles")), ["0/0/0.png"])
   }
@@ -1227,7 +1244,8 @@ enum FetchTesting {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
       process.arguments = ["-c", pythonPTY, binary] + arguments
     } else {
-      throw TestPrerequisiteMissing("neither /usr/bin/script nor /usr/bin/python3 is there to make a pseudo-terminal")
+      throw TestPrerequisiteMissing(
+        "neither /usr/bin/script nor /usr/bin/python3 is there to make a pseudo-terminal")
     }
     process.currentDirectoryURL = sandbox.url
     var environment = [

@@ -350,7 +350,7 @@ final class TileCacheStoreTests: XCTestCase {
     assertRefused(
       .foreignFolder(foreign),
       "\(foreign) is not empty and is not a mymap tile cache (it has no metadata.json written by mymap); "
-        + "choose an empty or new folder for --to"
+        + "choose an empty or new folder"
     ) { try openTileCache(at: foreign, for: self.osm) }
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: foreign), ["notes.txt"])
 
@@ -372,13 +372,13 @@ final class TileCacheStoreTests: XCTestCase {
     assertRefused(
       .otherSource(cache, cached: osm.source, requested: topo.source),
       "\(cache) holds tiles from https://tile.example.org/{z}/{x}/{y}.png, not https://topo.example.net/{z}/{x}/{y}.png; "
-        + "choose another --to"
+        + "choose another cache"
     ) { try openTileCache(at: cache, for: topo) }
     var retina = osm
     retina.tileSize = 512
     assertRefused(
       .otherTileSize(cache, cached: 256, requested: 512),
-      "\(cache) holds 256-pixel tiles, not 512-pixel ones; choose another --to"
+      "\(cache) holds 256-pixel tiles, not 512-pixel ones; choose another cache"
     ) { try openTileCache(at: cache, for: retina) }
     XCTAssertTrue(
       try text(cache + "/metadata.json").contains(#""source": "https://tile.example.org/{z}/{x}/{y}.png""#))
@@ -387,7 +387,7 @@ final class TileCacheStoreTests: XCTestCase {
     try Data("not tiles".utf8).write(to: URL(fileURLWithPath: textFile))
     assertRefused(
       .notAFolder(textFile),
-      "\(textFile) is a file, neither a folder nor an .mbtiles file; choose another --to"
+      "\(textFile) is a file, neither a folder nor an .mbtiles file; choose another cache"
     ) { try openTileCache(at: textFile, for: self.osm) }
 
     // A folder that cannot be created (works as root too, unlike a permission test).
@@ -399,7 +399,7 @@ final class TileCacheStoreTests: XCTestCase {
       XCTAssertTrue(
         "\(error)".hasPrefix("cannot write to tile cache \(textFile)/cache (cannot create folder"), "\(error)"
       )
-      XCTAssertTrue("\(error)".hasSuffix("; check its permissions or choose another --to"), "\(error)")
+      XCTAssertTrue("\(error)".hasSuffix("; check its permissions or choose another cache"), "\(error)")
     }
   }
 
@@ -411,7 +411,7 @@ final class TileCacheStoreTests: XCTestCase {
     try notes.write(to: URL(fileURLWithPath: notSQLite))
     assertRefused(
       .notAnMBTilesFile(notSQLite, "it is not an SQLite database"),
-      "\(notSQLite) is not an MBTiles file (it is not an SQLite database); choose another --to"
+      "\(notSQLite) is not an MBTiles file (it is not an SQLite database); choose another cache"
     ) { try openTileCache(at: notSQLite, for: self.osm) }
     XCTAssertEqual(FileManager.default.contents(atPath: notSQLite), notes)
 
@@ -419,7 +419,7 @@ final class TileCacheStoreTests: XCTestCase {
     try writeMBTiles(at: noTiles, metadata: ["name": "x"], tiles: [], withTilesTable: false)
     assertRefused(
       .notAnMBTilesFile(noTiles, "it has no tiles table"),
-      "\(noTiles) is not an MBTiles file (it has no tiles table); choose another --to"
+      "\(noTiles) is not an MBTiles file (it has no tiles table); choose another cache"
     ) { try openTileCache(at: noTiles, for: self.osm) }
 
     // Someone's MBTiles file: never written into.
@@ -428,7 +428,7 @@ final class TileCacheStoreTests: XCTestCase {
     let before = FileManager.default.contents(atPath: foreign)
     assertRefused(
       .foreignMBTiles(foreign),
-      "\(foreign) is an MBTiles file not made by mymap; choose a new .mbtiles file for --to"
+      "\(foreign) is an MBTiles file not made by mymap; choose a new .mbtiles file"
     ) { try openTileCache(at: foreign, for: self.osm) }
     XCTAssertEqual(FileManager.default.contents(atPath: foreign), before)
 
@@ -438,20 +438,20 @@ final class TileCacheStoreTests: XCTestCase {
       source: "https://topo.example.net/{z}/{x}/{y}.png", attribution: nil, tileSize: 256)
     assertRefused(
       .otherSource(cache, cached: osm.source, requested: topo.source),
-      "\(cache) holds tiles from \(osm.source), not \(topo.source); choose another --to"
+      "\(cache) holds tiles from \(osm.source), not \(topo.source); choose another cache"
     ) { try openTileCache(at: cache, for: topo) }
     var retina = osm
     retina.tileSize = 512
     assertRefused(
       .otherTileSize(cache, cached: 256, requested: 512),
-      "\(cache) holds 256-pixel tiles, not 512-pixel ones; choose another --to"
+      "\(cache) holds 256-pixel tiles, not 512-pixel ones; choose another cache"
     ) { try openTileCache(at: cache, for: retina) }
 
     let folder = root + "/folder.mbtiles"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     assertRefused(
       .notAnMBTilesFile(folder, "it is a folder"),
-      "\(folder) is not an MBTiles file (it is a folder); choose another --to"
+      "\(folder) is not an MBTiles file (it is a folder); choose another cache"
     ) { try openTileCache(at: folder, for: self.osm) }
   }
 

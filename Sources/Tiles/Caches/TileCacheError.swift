@@ -1,5 +1,5 @@
 /// Why a tile cache could not be opened or changed. Each `description` is one line for the user; those
-/// about opening a cache for `mymap tiles fetch` say what to do (`--to` names the cache there).
+/// about opening a cache say what to do ("choose another cache"), in words free of any command's options.
 public enum TileCacheError: Error, Equatable, CustomStringConvertible {
   /// The MBTiles file has no fetch dates (no `mymap_freshness` table: it was not written by
   /// `mymap tiles fetch`), so it cannot be pruned.
@@ -42,19 +42,19 @@ public enum TileCacheError: Error, Equatable, CustomStringConvertible {
     case .foreignFolder(let path):
       return
         "\(path) is not empty and is not a mymap tile cache (it has no metadata.json written by mymap); "
-        + "choose an empty or new folder for --to"
+        + "choose an empty or new folder"
     case .foreignMBTiles(let path):
-      return "\(path) is an MBTiles file not made by mymap; choose a new .mbtiles file for --to"
+      return "\(path) is an MBTiles file not made by mymap; choose a new .mbtiles file"
     case .otherSource(let path, let cached, let requested):
-      return "\(path) holds tiles from \(cached), not \(requested); choose another --to"
+      return "\(path) holds tiles from \(cached), not \(requested); choose another cache"
     case .otherTileSize(let path, let cached, let requested):
-      return "\(path) holds \(cached)-pixel tiles, not \(requested)-pixel ones; choose another --to"
+      return "\(path) holds \(cached)-pixel tiles, not \(requested)-pixel ones; choose another cache"
     case .notAnMBTilesFile(let path, let reason):
-      return "\(path) is not an MBTiles file (\(reason)); choose another --to"
+      return "\(path) is not an MBTiles file (\(reason)); choose another cache"
     case .notAFolder(let path):
-      return "\(path) is a file, neither a folder nor an .mbtiles file; choose another --to"
+      return "\(path) is a file, neither a folder nor an .mbtiles file; choose another cache"
     case .notWritable(let path, let reason):
-      return "cannot write to tile cache \(path) (\(reason)); check its permissions or choose another --to"
+      return "cannot write to tile cache \(path) (\(reason)); check its permissions or choose another cache"
     case .writeFailed(let path, let reason):
       return "cannot write \(path): \(reason)"
     case .databaseFailed(let path, let reason):
@@ -63,4 +63,5 @@ public enum TileCacheError: Error, Equatable, CustomStringConvertible {
       return "cannot cache tile \(tile): its bytes are not a PNG, JPEG or WebP image or a vector tile"
     }
   }
+
 }
