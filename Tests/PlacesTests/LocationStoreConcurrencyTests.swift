@@ -164,7 +164,8 @@ final class LocationStoreConcurrencyTests: XCTestCase {
   func testTheSQLiteShellWritingWhileThisProcessWrites() throws {
     let shell = "/usr/bin/sqlite3"
     guard FileManager.default.isExecutableFile(atPath: shell) else {
-      throw TestPrerequisiteMissing("\(shell) is not installed (Debian package sqlite3); this test needs a second process")
+      throw TestPrerequisiteMissing(
+        "\(shell) is not installed (Debian package sqlite3); this test needs a second process")
     }
     let folder = try TemporaryDirectory(prefix: "mymap-store-concurrency")
     let path = folder.url("locations.sqlite").path

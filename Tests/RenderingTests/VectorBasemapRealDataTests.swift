@@ -14,7 +14,8 @@ final class VectorBasemapRealDataTests: XCTestCase {
       environment[BasemapData.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
       ?? RepositoryPaths.root.appendingPathComponent("Data/\(BasemapData.fileName)").path
     guard FileManager.default.fileExists(atPath: path) else {
-      throw TestPrerequisiteMissing("the built-in basemap goldens need the basemap data file \(path), which is not present")
+      throw TestPrerequisiteMissing(
+        "the built-in basemap goldens need the basemap data file \(path), which is not present")
     }
     return try BasemapData(path: path)
   }
