@@ -15,7 +15,8 @@ enum RenderCommand {
       The map is fitted to the places (the seed's region rules, the short way across the 180° meridian) \
       so that every pin and callout is inside the image. Exit codes: 0 done, 2 bad usage (also an \
       output that names an input, such as --out naming the store), 3 bad input data (places, store file, \
-      style, tile source), 4 the map could not be completed (tiles missing or unusable with --offline), \
+      style, tile source), 4 the map could not be completed (tiles missing or unusable with --offline, \
+      or nothing to draw: no place selected and no --center or --user), \
       130 stopped with Ctrl-C while fetching tiles, 1 anything else.
       """,
     options: [
@@ -212,6 +213,12 @@ enum RenderCommand {
     let places = try loadPlaces(arguments, filter: filter, quiet: quiet)
     request.annotations = places.locations
     request.user = user ?? places.user
+    // A cron job's empty month is a map not made (exit 4), unless a region was given to draw anyway.
+    if request.annotations.isEmpty && request.user == nil && request.center == nil {
+      throw .incomplete(
+        "nothing to draw: \(FilterOptions.emptySelection(filter)); give --center (and --span-meters) to draw"
+          + " the region anyway")
+    }
     return request
   }
 

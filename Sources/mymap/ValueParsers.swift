@@ -82,12 +82,6 @@ enum ValueParsers {
     return parsed.date
   }
 
-  /// Like `date`, but a plain day (`2026-11-29`) means the end of that day, so `--until` includes it.
-  static func endOfDate(_ text: String) throws -> Date {
-    let start = try date(text)
-    return text.count == 10 ? start.addingTimeInterval(86_400 - 0.001) : start
-  }
-
   static func format(_ text: String) throws -> OutputFormat {
     guard let format = OutputFormat(rawValue: text.lowercased()) else {
       throw InvalidValue("expected png, svg or pdf")

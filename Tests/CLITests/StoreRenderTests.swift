@@ -33,10 +33,9 @@ final class StoreRenderTests: XCTestCase {
     XCTAssertEqual(try sandbox.renderLayout(["--category", "park", "--category", "BAR"]).ids, [bar, park])
     XCTAssertEqual(try sandbox.renderLayout(["--until", "2026-06-30"]).ids, [bar])
     assertFailed(
-      try sandbox.run(["render", "--out", "none.png", "--category", "Club"]), status: 2,
+      try sandbox.run(["render", "--out", "none.png", "--category", "Club"]), status: 4,
       message:
-        "nothing to show: no places to draw (none given, stored or matching the filters) and no --user or --center"
-    )
+        "nothing to draw: no places in \"Club\"; give --center (and --span-meters) to draw the region anyway")
     XCTAssertFalse(try sandbox.files().contains("none.png"))
   }
 
