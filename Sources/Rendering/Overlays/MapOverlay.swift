@@ -61,11 +61,13 @@ extension MapOverlay {
 struct DrawLevel: Comparable, Hashable {
   let rank: Int
 
+  /// The accuracy circle around the user's position, under everything else (the app draws it so).
+  static let accuracyCircle = DrawLevel(rank: 10)
   /// The places' pins.
   static let pins = DrawLevel(rank: 100)
   /// The places' callouts, over every pin.
   static let callouts = DrawLevel(rank: 200)
-  /// The user's position and its accuracy circle.
+  /// The user's position: the blue dot.
   static let userPosition = DrawLevel(rank: 300)
   /// Plates in the image's corners, on top of everything.
   static let plates = DrawLevel(rank: 400)
