@@ -7,6 +7,10 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
   /// `count` of `total` callouts could not be placed; their places keep their pins (the layout names them
   /// in `droppedCallouts`).
   case calloutsLeftOut(count: Int, total: Int)
+  /// `count` callouts could not be placed; their places are numbered in their pins and named in the legend.
+  case calloutsNumbered(count: Int)
+  /// The legend names `shown` of the `total` numbered places: the image has no room for more rows.
+  case legendShortened(shown: Int, total: Int)
   /// Characters of titles and subtitles that no installed font can draw.
   case glyphsMissing(count: Int)
   /// `count` of the `needed` tiles are not in the tile source; drawn as placeholders.
@@ -35,6 +39,12 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .calloutsLeftOut(let count, let total):
       return "\(count) of \(total) callouts did not fit and were left out (their places keep their pins)"
+    case .calloutsNumbered(let count):
+      return "\(count) callouts did not fit; their places are numbered and named in the legend"
+    case .legendShortened(let shown, let total):
+      return
+        "the legend names \(shown) of the \(total) numbered places (the image has no room for more rows);"
+        + " the layout lists every number"
     case .glyphsMissing(let count):
       return
         "\(count) characters in titles have no font to draw them (install fonts-noto-cjk or another font that"

@@ -29,8 +29,15 @@ public enum Snapshotter {
     try validate(request)
     let measuring = MeasuringContext()
     var overlays = measureOverlays(request, measuring: measuring) + extra
-    let (camera, fitWarnings) = try CameraFit.camera(for: request, overlays: overlays)
-    let claims = OverlayPlacement.place(&overlays, on: camera)
+    let room = overlays.reduce(EdgeRoom.none) { $0.union($1.fitRoom) }
+    var (camera, fitWarnings) = try CameraFit.camera(for: request, overlays: overlays, room: room)
+    var claims = OverlayPlacement.place(&overlays, on: camera)
+    // A plate that found no free corner: fitted once more with room for it.
+    let wanted = overlays.reduce(room) { $0.union($1.missingRoom) }
+    if wanted != room {
+      (camera, fitWarnings) = try CameraFit.camera(for: request, overlays: overlays, room: wanted)
+      claims = OverlayPlacement.place(&overlays, on: camera)
+    }
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
     clock.lap("prepare")
     let basemap = try Basemap.load(
@@ -54,10 +61,11 @@ public enum Snapshotter {
   private static func measureOverlays(_ request: RenderRequest, measuring: MeasuringContext)
     -> [any MapOverlay]
   {
+    let numbering = PlaceNumbering()
     var overlays: [any MapOverlay] = [
       PlacesOverlay(
         annotations: request.annotations, style: request.style, showCallouts: request.showCallouts,
-        measuring: measuring)
+        labels: request.labels, numbering: numbering, measuring: measuring)
     ]
     if let user = request.user {
       overlays.append(UserPositionOverlay(user: user, style: request.style.userDot))
@@ -65,6 +73,7 @@ public enum Snapshotter {
     if let attribution = AttributionPlate.overlay(for: request, measuring: measuring) {
       overlays.append(attribution)
     }
+    overlays += decorations(request, numbering: numbering, measuring: measuring)
     return overlays
   }
 

@@ -35,6 +35,11 @@ protocol MapOverlay {
   mutating func settle(on camera: Camera, around others: [PixelRect]) -> [PixelRect]?
   /// What the user should know about the overlay as placed, in the order to say it.
   var warnings: [RenderWarning] { get }
+  /// Room at the image's edges the fit keeps free for the overlay from the start (the title's band).
+  var fitRoom: EdgeRoom { get }
+  /// Room the overlay found missing once placed (a plate with no free corner): the render is fitted
+  /// again with it and placed once more.
+  var missingRoom: EdgeRoom { get }
 
   /// Where the overlay draws, bottom to top; it is asked to draw once per level.
   var drawLevels: [DrawLevel] { get }
@@ -52,6 +57,8 @@ extension MapOverlay {
   mutating func place(on camera: Camera, around others: [PixelRect]) -> [PixelRect] { [] }
   mutating func settle(on camera: Camera, around others: [PixelRect]) -> [PixelRect]? { nil }
   var warnings: [RenderWarning] { [] }
+  var fitRoom: EdgeRoom { .none }
+  var missingRoom: EdgeRoom { .none }
   func report(to result: inout RenderResult) {}
 }
 
