@@ -32,6 +32,8 @@ extension MapLayout {
     /// `title`, `scaleBar` or `legend`.
     public var kind: String
     public var rect: PixelRect
+    /// What it says: the title and subtitle (one line each), the scale bar's length; nil for the legend.
+    public var text: String? = nil
   }
 
   /// The `legend` and `plates` members of the layout JSON.
@@ -64,7 +66,12 @@ extension MapLayout {
       .init(
         "plates",
         .array(
-          plates.map { .object([.init("kind", .string($0.kind)), .init("rect", MapLayout.rect($0.rect))]) })),
+          plates.map {
+            .object([
+              .init("kind", .string($0.kind)), .init("rect", MapLayout.rect($0.rect)),
+              .init("text", $0.text.map { .string($0) } ?? .null),
+            ])
+          })),
     ]
   }
 }

@@ -27,7 +27,7 @@ public struct RenderRequest {
   /// The plate at the top, as given (placeholders already filled); nil draws none.
   public var title: MapTitle?
   /// A scale bar in these units, in a free corner; nil draws none. It is left out of a map whose scale
-  /// changes more than threefold from its edge nearest the equator to the edge nearest a pole.
+  /// changes more than fourfold from its edge nearest the equator to the edge nearest a pole.
   public var scaleBar: ScaleBarUnits?
   /// Empty points kept between the drawn overlays and the image's edges.
   public var padding = 20.0

@@ -28,16 +28,10 @@ public enum Snapshotter {
     var clock = PhaseClock()
     try validate(request)
     let measuring = MeasuringContext()
-    var overlays = measureOverlays(request, measuring: measuring) + extra
-    let room = overlays.reduce(EdgeRoom.none) { $0.union($1.fitRoom) }
-    var (camera, fitWarnings) = try CameraFit.camera(for: request, overlays: overlays, room: room)
-    var claims = OverlayPlacement.place(&overlays, on: camera)
-    // A plate that found no free corner: fitted once more with room for it.
-    let wanted = overlays.reduce(room) { $0.union($1.missingRoom) }
-    if wanted != room {
-      (camera, fitWarnings) = try CameraFit.camera(for: request, overlays: overlays, room: wanted)
-      claims = OverlayPlacement.place(&overlays, on: camera)
-    }
+    let numbering = PlaceNumbering()
+    var overlays = measureOverlays(request, numbering: numbering, measuring: measuring) + extra
+    let placed = try PlateRoomFit.fitAndPlace(&overlays, for: request, numbering: numbering)
+    let (camera, fitWarnings, claims) = (placed.camera, placed.warnings, placed.claims)
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
     clock.lap("prepare")
     let basemap = try Basemap.load(
@@ -58,10 +52,9 @@ public enum Snapshotter {
   }
 
   /// The measure stage: the map's overlays, in the order they are placed and, within a level, drawn.
-  private static func measureOverlays(_ request: RenderRequest, measuring: MeasuringContext)
-    -> [any MapOverlay]
-  {
-    let numbering = PlaceNumbering()
+  private static func measureOverlays(
+    _ request: RenderRequest, numbering: PlaceNumbering, measuring: MeasuringContext
+  ) -> [any MapOverlay] {
     var overlays: [any MapOverlay] = [
       PlacesOverlay(
         annotations: request.annotations, style: request.style, showCallouts: request.showCallouts,

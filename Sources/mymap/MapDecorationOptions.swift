@@ -22,7 +22,7 @@ enum MapDecorationOptions {
     .value("subtitle", valueName: "TEXT", help: "A line under the title, with the same placeholders."),
     .value(
       "scale-bar", valueName: "auto|none",
-      help: "A scale bar in a free corner (left out when the scale changes over threefold across the map).",
+      help: "A scale bar in a free corner (left out when the scale changes over fourfold across the map).",
       default: "auto"),
     .value("units", valueName: "metric|imperial", help: "The scale bar's units.", default: "metric"),
   ]

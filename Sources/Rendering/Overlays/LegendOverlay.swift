@@ -24,7 +24,7 @@ struct LegendOverlay: MapOverlay {
   private var shown = 0
   private var categories: [(name: String, color: Color)] = []
   /// Room asked of the fit, and the corner beside it, once a full legend found no free corner.
-  private(set) var missingRoom = EdgeRoom.none
+  private(set) var missingRoom: [EdgeRoom] = []
   private var roomCorner: (corner: PlateCorner, size: PixelSize)?
 
   init(
@@ -44,7 +44,20 @@ struct LegendOverlay: MapOverlay {
   mutating func reserve(on camera: Camera, around others: [PixelRect]) -> [PixelRect] {
     rect = nil
     guard let roomCorner else { return [] }
-    return [placer.rect(for: roomCorner.size, in: roomCorner.corner)]
+    return [position(for: roomCorner.size, in: roomCorner.corner, avoiding: others)[0]]
+  }
+
+  /// Where a legend of `size` may sit in `corner`: in the corner, and for a top corner also under the
+  /// title's band; the first that covers none of `others` first.
+  private func position(for size: PixelSize, in corner: PlateCorner, avoiding others: [PixelRect])
+    -> [PixelRect]
+  {
+    var candidates = [placer.rect(for: size, in: corner)]
+    if titleBand > 0 && (corner == .topLeft || corner == .topRight) {
+      candidates.append(candidates[0].offsetBy(dx: 0, dy: titleBand))
+    }
+    let free = candidates.filter { candidate in !others.contains { $0.intersects(candidate) } }
+    return free + candidates.filter { !free.contains($0) }
   }
 
   mutating func settle(on camera: Camera, around others: [PixelRect]) -> [PixelRect]? {
@@ -59,7 +72,9 @@ struct LegendOverlay: MapOverlay {
     let swatchRows = categories.count
     let dividers = numbered.isEmpty || swatches.isEmpty ? 0 : LegendPlate.dividerSpace
     let fitting = Int(max((rowRoom - dividers) / LegendPlate.rowHeight, 0)) - swatchRows
-    var limit = numbered.count <= fitting ? numbered.count : max(fitting - 1, 0)
+    let fullLimit = numbered.count <= fitting ? numbered.count : max(fitting - 1, 0)
+    var limit = fullLimit
+    missingRoom = []
     while true {
       let candidate = makePlate(numbered, limit: limit, swatches: categories)
       if let free = firstFree(for: candidate.size, avoiding: others) {
@@ -68,12 +83,11 @@ struct LegendOverlay: MapOverlay {
         rect = free
         return [free]
       }
-      if roomCorner == nil, let corner = LegendOverlay.corners.first {
-        // Not room enough anywhere: the fit makes room beside the preferred corner, and tries once more.
+      if limit == fullLimit, let corner = LegendOverlay.corners.first {
+        // Not room enough anywhere for every row: the fit may make room beside the preferred corner.
         roomCorner = (corner, candidate.size)
-        missingRoom = EdgeRoom.beside(
-          corner, size: candidate.size, margin: placer.margin, imageSize: placer.imageSize)
-        return []
+        missingRoom = EdgeRoom.options(
+          beside: corner, size: candidate.size, margin: placer.margin, topBand: titleBand)
       }
       if limit == 0 { return [] }
       limit -= 1
@@ -83,13 +97,9 @@ struct LegendOverlay: MapOverlay {
   /// The first place for a legend of `size` that covers nothing: each corner in order, a top corner also
   /// just under the title's band.
   private func firstFree(for size: PixelSize, avoiding others: [PixelRect]) -> PixelRect? {
+    let image = PixelRect(x: 0, y: 0, width: placer.imageSize.width, height: placer.imageSize.height)
     for corner in LegendOverlay.corners {
-      var candidates = [placer.rect(for: size, in: corner)]
-      if titleBand > 0 && (corner == .topLeft || corner == .topRight) {
-        candidates.append(candidates[0].offsetBy(dx: 0, dy: titleBand))
-      }
-      let image = PixelRect(x: 0, y: 0, width: placer.imageSize.width, height: placer.imageSize.height)
-      if let free = candidates.first(where: { candidate in
+      if let free = position(for: size, in: corner, avoiding: others).first(where: { candidate in
         image.contains(candidate) && !others.contains { $0.intersects(candidate) }
       }) {
         return free
@@ -128,6 +138,9 @@ struct LegendOverlay: MapOverlay {
       ($0, style.pin.color(forCategory: $0))
     }
   }
+
+  /// The numbered places the legend has no row for.
+  var shortfall: Int { numbering.indices.count - shown }
 
   var warnings: [RenderWarning] {
     let total = numbering.indices.count

@@ -28,7 +28,9 @@ struct PlateOverlay: MapOverlay {
   var fitRoom = EdgeRoom.none
   /// True when a plate that finds no free corner asks the fit for room beside its preferred corner.
   var asksForRoom = false
-  private(set) var missingRoom = EdgeRoom.none
+  private(set) var missingRoom: [EdgeRoom] = []
+  /// 1 when the plate stays over something drawn: no corner was free.
+  private(set) var shortfall = 0
 
   init(content: any PlateContent, imageSize: PixelSize, margin: Double, corners: [PlateCorner]) {
     self.content = content
@@ -50,8 +52,8 @@ struct PlateOverlay: MapOverlay {
     guard let current = rect else { return nil }
     guard let free = placer.firstFree(for: content.size, among: corners, avoiding: others)?.rect else {
       if asksForRoom, let corner = corners.first {
-        missingRoom = EdgeRoom.beside(
-          corner, size: content.size, margin: placer.margin, imageSize: placer.imageSize)
+        missingRoom = EdgeRoom.options(beside: corner, size: content.size, margin: placer.margin)
+        shortfall = 1
       }
       return nil
     }

@@ -61,7 +61,7 @@ struct ScaleBarPlate: PlateContent {
 
   func report(_ plate: PixelRect, to result: inout RenderResult) {
     result.layout.plates.append(
-      MapLayout.PlateLayout(kind: "scaleBar", rect: plate.scaled(by: result.layout.scale)))
+      MapLayout.PlateLayout(kind: "scaleBar", rect: plate.scaled(by: result.layout.scale), text: length.text))
   }
 }
 
@@ -75,8 +75,8 @@ struct ScaleBarOverlay: MapOverlay {
   private var plate: PlateOverlay?
   static let corners: [PlateCorner] = [.bottomLeft, .bottomRight, .topLeft, .topRight]
   /// Past this ratio between the scales at the image's top and bottom edges, one bar would mislead (a map
-  /// of Europe, 35° to 70° north, is within it; a map of the world is not).
-  static let largestScaleRatio = 3.0
+  /// of Europe, 30° to 75° north, is within it; a map of the world is not).
+  static let largestScaleRatio = 4.0
 
   init(units: ScaleBarUnits, style: Style, measuring: MeasuringContext) {
     self.units = units
@@ -110,7 +110,8 @@ struct ScaleBarOverlay: MapOverlay {
     plate?.settle(on: camera, around: others)
   }
 
-  var missingRoom: EdgeRoom { plate?.missingRoom ?? .none }
+  var missingRoom: [EdgeRoom] { plate?.missingRoom ?? [] }
+  var shortfall: Int { plate?.shortfall ?? 0 }
 
   var drawLevels: [DrawLevel] { [.plates] }
 

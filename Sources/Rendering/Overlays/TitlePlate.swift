@@ -8,6 +8,7 @@ struct TitlePlate: PlateContent {
   let title: TextLayout
   let subtitle: TextLayout?
   let size: PixelSize
+  let text: MapTitle
 
   static let lineGap = 2.0
   /// Sizes above the callouts' own, so the title reads first.
@@ -16,6 +17,7 @@ struct TitlePlate: PlateContent {
 
   init(_ text: MapTitle, style: Style, imageSize: PixelSize, measuring: MeasuringContext) {
     self.style = style
+    self.text = text
     let padding = TitlePlate.horizontalPadding(style)
     let maxWidth = max(imageSize.width - 2 * PlateSpacing.margin - 2 * padding, 10)
     let callout = style.callout
@@ -66,6 +68,8 @@ struct TitlePlate: PlateContent {
 
   func report(_ plate: PixelRect, to result: inout RenderResult) {
     result.layout.plates.append(
-      MapLayout.PlateLayout(kind: "title", rect: plate.scaled(by: result.layout.scale)))
+      MapLayout.PlateLayout(
+        kind: "title", rect: plate.scaled(by: result.layout.scale),
+        text: ([text.title] + (text.subtitle.map { [$0] } ?? [])).joined(separator: "\n")))
   }
 }

@@ -25,19 +25,33 @@ struct EdgeRoom: Hashable {
       right: max(right, other.right))
   }
 
-  /// The room beside `corner` for a plate of `size` (and `margin` around it): a column at the corner's
-  /// side or a band at its edge, whichever takes the smaller share of the image.
-  static func beside(_ corner: PlateCorner, size: PixelSize, margin: Double, imageSize: PixelSize)
-    -> EdgeRoom
-  {
+  /// The ways to make room beside `corner` for a plate of `size` (and `margin` around it): a band along
+  /// its edge (under `topBand` at the top: the title's), then, for a corner, a column at its side.
+  static func options(
+    beside corner: PlateCorner, size: PixelSize, margin: Double, topBand: Double = 0
+  ) -> [EdgeRoom] {
     let width = size.width + 2 * margin
     let height = size.height + 2 * margin
-    let isLeft = corner == .bottomLeft || corner == .topLeft
     let isTop = corner == .topLeft || corner == .topRight || corner == .topCenter
-    if corner != .topCenter && width / max(imageSize.width, 1) < height / max(imageSize.height, 1) {
-      return isLeft ? EdgeRoom(left: width) : EdgeRoom(right: width)
+    var options = [isTop ? EdgeRoom(top: topBand + height) : EdgeRoom(bottom: height)]
+    switch corner {
+    case .topLeft, .bottomLeft: options.append(EdgeRoom(left: width))
+    case .topRight, .bottomRight: options.append(EdgeRoom(right: width))
+    case .topCenter: break
     }
-    return isTop ? EdgeRoom(top: height) : EdgeRoom(bottom: height)
+    return options
+  }
+
+  /// The strips of an image of `size` that the room takes, one per side it has.
+  func strips(in size: PixelSize) -> [PixelRect] {
+    var strips: [PixelRect] = []
+    if top > 0 { strips.append(PixelRect(x: 0, y: 0, width: size.width, height: top)) }
+    if bottom > 0 {
+      strips.append(PixelRect(x: 0, y: size.height - bottom, width: size.width, height: bottom))
+    }
+    if left > 0 { strips.append(PixelRect(x: 0, y: 0, width: left, height: size.height)) }
+    if right > 0 { strips.append(PixelRect(x: size.width - right, y: 0, width: right, height: size.height)) }
+    return strips
   }
 
   /// How much of each side the fit must add to `padding` (whole points, so whole zooms stay aligned).
@@ -56,9 +70,11 @@ extension Camera {
     // The fitted image's top-left corner in world points, moved by the room on the left and top.
     let originX = fitted.size.width / 2 - center.x * worldPoints + extra.left
     let originY = fitted.size.height / 2 - center.y * worldPoints + extra.top
-    let world = WorldPoint(
-      x: (size.width / 2 - originX) / worldPoints,
-      y: min(max((size.height / 2 - originY) / worldPoints, 0), 1))
+    var y = (size.height / 2 - originY) / worldPoints
+    // As the fit does: no empty space beyond the poles when the world is taller than the image.
+    let halfHeight = size.height / 2 / worldPoints
+    y = halfHeight >= 0.5 ? 0.5 : min(max(y, halfHeight), 1 - halfHeight)
+    let world = WorldPoint(x: (size.width / 2 - originX) / worldPoints, y: y)
     return Camera(center: WebMercator.unproject(world), zoom: fitted.zoom, size: size, scale: fitted.scale)
   }
 }
