@@ -38,7 +38,7 @@ final class DecorationOptionsTests: XCTestCase {
     let trip = try JSONSerialization.jsonObject(
       with: Data(contentsOf: URL(fileURLWithPath: Inputs.europeTrip)))
     var object = try XCTUnwrap(trip as? [String: Any])
-    object["locations"] = (object["locations"] as? [Any])?.reversed()
+    object["locations"] = Array(try XCTUnwrap(object["locations"] as? [Any]).reversed())
     let sandbox = try Sandbox()
     let path = try sandbox.write(
       try JSONSerialization.data(withJSONObject: object), to: "reversed.json")

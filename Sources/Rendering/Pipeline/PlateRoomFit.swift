@@ -3,15 +3,19 @@ import MapMath
 /// The fit and place stages together, for plates that find no free corner: the overlays are fitted with
 /// the room they keep from the start (the title's band) and placed; when a plate could not show all of
 /// itself (a legend cut short, a plate left over a pin), the render is fitted again with each way of
-/// making room for it (a band, a column) and placed again. A way is kept only when everything then shows,
-/// the one with the deepest zoom; otherwise the first layout stays (a smaller map for a plate that still
-/// does not fit would lose on both counts).
+/// making room for it (a band, a column) and placed again. A way is kept only when everything then shows
+/// and the map loses at most one zoom level, the one with the deepest zoom; otherwise the first layout
+/// stays (a legend cut short says so; a much smaller map would not).
 enum PlateRoomFit {
   struct Outcome {
     var camera: Camera
     var warnings: [RenderWarning]
     var claims: [PixelRect]
   }
+
+  /// The most zoom a way of making room may cost: one level (the map half as large) at most, or the
+  /// plate is better cut short than the map made small.
+  static let largestZoomLoss = 1.0
 
   static func fitAndPlace(
     _ overlays: inout [any MapOverlay], for request: RenderRequest, numbering: PlaceNumbering
@@ -55,6 +59,7 @@ enum PlateRoomFit {
         }
       } while attempt < 2 && trial.contains(where: { $0.shortfall > 0 })
       guard trial.allSatisfy({ $0.shortfall == 0 }),
+        refitted.camera.zoom >= fitted.camera.zoom - largestZoomLoss,
         !improved || refitted.camera.zoom > best.camera.zoom
       else { continue }
       best = Outcome(camera: refitted.camera, warnings: refitted.warnings, claims: claims)
