@@ -9,6 +9,8 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
   case calloutsLeftOut(count: Int, total: Int)
   /// `count` callouts could not be placed; their places are numbered in their pins and named in the legend.
   case calloutsNumbered(count: Int)
+  /// More than `maximum` places would be numbered: none is (their pins stay unnamed).
+  case tooManyToNumber(maximum: Int)
   /// The legend names `shown` of the `total` numbered places: the image has no room for more rows.
   case legendShortened(shown: Int, total: Int)
   /// Characters of titles and subtitles that no installed font can draw.
@@ -41,6 +43,8 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
       return "\(count) of \(total) callouts did not fit and were left out (their places keep their pins)"
     case .calloutsNumbered(let count):
       return "\(count) callouts did not fit; their places are numbered and named in the legend"
+    case .tooManyToNumber(let maximum):
+      return "more than \(maximum) places would need a number: none is numbered (their pins stay unnamed)"
     case .legendShortened(let shown, let total):
       return
         "the legend names \(shown) of the \(total) numbered places (the image has no room for more rows);"

@@ -254,3 +254,22 @@ final class DecorationLayoutTests: XCTestCase {
     XCTAssertTrue(tail.contains("\"text\": null"), tail)
   }
 }
+
+/// Past `PlaceNumbering.maximumNumbered` places, none is numbered, and the render says so.
+final class PlaceNumberingLimitTests: XCTestCase {
+  func testTooManyPlacesAreNotNumbered() throws {
+    var generator = SeededGenerator(seed: 7)
+    let places = (0...PlaceNumbering.maximumNumbered).map { index in
+      RenderKit.place("p\(index)", generator.double(in: 40..<50), generator.double(in: 0..<10))
+    }
+    var request = RenderKit.request(places, width: 300, height: 200)
+    request.labels = .numbers
+    let result = try Snapshotter.render(request)
+    XCTAssertTrue(result.layout.annotations.allSatisfy { $0.number == nil })
+    XCTAssertNil(result.layout.legend)
+    XCTAssertEqual(result.warnings.first, .tooManyToNumber(maximum: 999))
+    XCTAssertEqual(
+      result.warnings.first?.description,
+      "more than 999 places would need a number: none is numbered (their pins stay unnamed)")
+  }
+}

@@ -8,14 +8,23 @@ final class PlaceNumbering {
   private(set) var indices: [Int] = []
   private var numbers: [Int: Int] = [:]
 
-  /// Numbers the places at `indices` (annotation indices), replacing any numbering before.
+  /// True when more places than `maximumNumbered` were to be numbered, and none was.
+  private(set) var tooMany = false
+
+  /// Numbers the places at `indices` (annotation indices), replacing any numbering before; none when they
+  /// are more than `maximumNumbered`.
   func assign(_ indices: [Int]) {
-    self.indices = indices.sorted()
+    tooMany = indices.count > PlaceNumbering.maximumNumbered
+    self.indices = tooMany ? [] : indices.sorted()
     numbers = Dictionary(uniqueKeysWithValues: self.indices.enumerated().map { ($0.element, $0.offset + 1) })
   }
 
   /// The number of the place at annotation `index`, nil when it has none.
   func number(of index: Int) -> Int? { numbers[index] }
+
+  /// The most places a map numbers: past it the numbers would fill the map and no legend could name
+  /// them (and a million numbers would cost a million text layouts); such a map numbers none.
+  static let maximumNumbered = 999
 
   /// Which of the placed places are numbered: with `numbers` every place in the image, with `auto` those
   /// whose callout was dropped, with `callouts` none.

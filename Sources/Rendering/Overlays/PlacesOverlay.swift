@@ -55,7 +55,8 @@ struct PlacesOverlay: MapOverlay {
 
   var warnings: [RenderWarning] {
     var warnings: [RenderWarning] = []
-    if !dropped.isEmpty && labels == .auto {
+    if numbering.tooMany { warnings.append(.tooManyToNumber(maximum: PlaceNumbering.maximumNumbered)) }
+    if !dropped.isEmpty && labels == .auto && !numbering.indices.isEmpty {
       warnings.append(.calloutsNumbered(count: dropped.count))
     } else if !dropped.isEmpty {
       warnings.append(.calloutsLeftOut(count: dropped.count, total: layout.callouts.compactMap { $0 }.count))
