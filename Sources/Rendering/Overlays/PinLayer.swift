@@ -36,6 +36,7 @@ struct PinLayer {
       return
     }
     var sprites: [Color: PinSprites] = [:]
+    var current = (color: style.color, sprites: PinSprites(layer: self, scale: canvas.scale))
     let cr = canvas.context
     // Sprites are copied in device pixels; the marks are drawn in points.
     var userMatrix = cairo_matrix_t()
@@ -52,10 +53,14 @@ struct PinLayer {
       var quarterY = Int(((y - row) * 4).rounded())
       if quarterX == 4 { (column, quarterX) = (column + 1, 0) }
       if quarterY == 4 { (row, quarterY) = (row + 1, 0) }
-      var colorSprites = sprites[color] ?? PinSprites(layer: recolored(color), scale: canvas.scale)
-      let sprite = colorSprites.sprite(quarterX: quarterX, quarterY: quarterY)
-      sprites[color] = colorSprites
-      cairo_set_source_surface(cr, sprite, column - colorSprites.tipOffset.x, row - colorSprites.tipOffset.y)
+      // Runs of one colour (all pins, without category colours) skip the lookup.
+      if color != current.color {
+        sprites[current.color] = current.sprites
+        current = (color, sprites[color] ?? PinSprites(layer: recolored(color), scale: canvas.scale))
+      }
+      let sprite = current.sprites.sprite(quarterX: quarterX, quarterY: quarterY)
+      let tip = current.sprites.tipOffset
+      cairo_set_source_surface(cr, sprite, column - tip.x, row - tip.y)
       cairo_paint(cr)
       if marks?[index] != nil {
         cairo_set_matrix(cr, &userMatrix)
@@ -64,6 +69,7 @@ struct PinLayer {
       }
     }
     cairo_restore(cr)
+    sprites[current.color] = current.sprites
     for colorSprites in sprites.values { colorSprites.destroy() }
   }
 

@@ -78,14 +78,20 @@ struct PlacesOverlay: MapOverlay {
         if first.longitude != second.longitude { return first.longitude < second.longitude }
         return a.index < b.index
       }
-      let colors = northFirst.map { style.pin.color(forCategory: annotations[$0.index].subtitle) }
-      let marks = northFirst.map { item in
-        numbering.number(of: item.index).map {
-          PinNumberMark(
-            number: $0, headRadius: style.pin.headRadius, fontFamily: style.fontFamily,
-            context: canvas.context)
+      // Per-pin colours and marks only when there are any: a million plain pins need neither array.
+      let colors =
+        style.pin.categoryColors.isEmpty
+        ? nil : northFirst.map { style.pin.color(forCategory: annotations[$0.index].subtitle) }
+      let marks =
+        numbering.indices.isEmpty
+        ? nil
+        : northFirst.map { item in
+          numbering.number(of: item.index).map {
+            PinNumberMark(
+              number: $0, headRadius: style.pin.headRadius, fontFamily: style.fontFamily,
+              context: canvas.context)
+          }
         }
-      }
       pins.draw(at: northFirst.map(\.point), colors: colors, marks: marks, on: canvas)
     case .callouts:
       for item in placed {

@@ -7,6 +7,7 @@ import MapMath
 /// and the map loses at most one zoom level, the one with the deepest zoom; otherwise the first layout
 /// stays (a legend cut short says so; a much smaller map would not).
 enum PlateRoomFit {
+  /// The camera the overlays were placed on, the fit's warnings, and everything they claim.
   struct Outcome {
     var camera: Camera
     var warnings: [RenderWarning]
@@ -17,6 +18,12 @@ enum PlateRoomFit {
   /// plate is better cut short than the map made small.
   static let largestZoomLoss = 1.0
 
+  /// Past this many places, no room is tried: each way costs a fit and a placement of them all, and a
+  /// carpet of pins leaves no corner free at any zoom that loses at most one level.
+  static let maximumPlacesForRoom = 20_000
+
+  /// Fits the camera and places `overlays` on it, making room for plates as above; `numbering` is left as
+  /// the kept layout numbered the places.
   static func fitAndPlace(
     _ overlays: inout [any MapOverlay], for request: RenderRequest, numbering: PlaceNumbering
   ) throws(RenderError) -> Outcome {
@@ -27,7 +34,9 @@ enum PlateRoomFit {
       claims: OverlayPlacement.place(&overlays, on: fitted.camera))
     let shortfall = overlays.reduce(0) { $0 + $1.shortfall }
     let options = overlays.map(\.missingRoom)
-    guard shortfall > 0, options.contains(where: { !$0.isEmpty }) else { return best }
+    guard shortfall > 0, options.contains(where: { !$0.isEmpty }),
+      request.annotations.count <= maximumPlacesForRoom
+    else { return best }
     var bestOverlays = overlays
     var bestNumbers = numbering.indices
     var improved = false
