@@ -24,6 +24,8 @@ public struct RenderRequest {
   public var labels = PlaceLabels.callouts
   /// Draw the legend (numbered places, and the categories when the style colours pins by them).
   public var showsLegend = true
+  /// The legend's last line when it has no room for `n` more numbered places, in the reader's language.
+  public var legendMoreText: (Int) -> String = { "… and \($0) more" }
   /// The plate at the top, as given (placeholders already filled); nil draws none.
   public var title: MapTitle?
   /// A scale bar in these units, in a free corner; nil draws none. It is left out of a map whose scale

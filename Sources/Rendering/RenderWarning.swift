@@ -7,8 +7,9 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
   /// `count` of `total` callouts could not be placed; their places keep their pins (the layout names them
   /// in `droppedCallouts`).
   case calloutsLeftOut(count: Int, total: Int)
-  /// `count` callouts could not be placed; their places are numbered in their pins and named in the legend.
-  case calloutsNumbered(count: Int)
+  /// `count` callouts could not be placed; their places are numbered in their pins, and named in the
+  /// legend when there is one (else only in the layout).
+  case calloutsNumbered(count: Int, inLegend: Bool)
   /// More than `maximum` places would be numbered: none is (their pins stay unnamed).
   case tooManyToNumber(maximum: Int)
   /// The legend names `shown` of the `total` numbered places: the image has no room for more rows.
@@ -41,8 +42,9 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .calloutsLeftOut(let count, let total):
       return "\(count) of \(total) callouts did not fit and were left out (their places keep their pins)"
-    case .calloutsNumbered(let count):
-      return "\(count) callouts did not fit; their places are numbered and named in the legend"
+    case .calloutsNumbered(let count, let inLegend):
+      return "\(count) callouts did not fit; their places are numbered"
+        + (inLegend ? " and named in the legend" : " (the layout names the numbers)")
     case .tooManyToNumber(let maximum):
       return "more than \(maximum) places would need a number: none is numbered (their pins stay unnamed)"
     case .legendShortened(let shown, let total):

@@ -28,7 +28,7 @@ public enum Snapshotter {
     var clock = PhaseClock()
     try validate(request)
     let measuring = MeasuringContext()
-    let numbering = PlaceNumbering()
+    let numbering = PlaceNumbering(namedInLegend: request.showsLegend)
     var overlays = measureOverlays(request, numbering: numbering, measuring: measuring) + extra
     let placed = try PlateRoomFit.fitAndPlace(&overlays, for: request, numbering: numbering)
     let (camera, fitWarnings, claims) = (placed.camera, placed.warnings, placed.claims)

@@ -80,9 +80,34 @@ final class PlaceLabelsTests: XCTestCase {
     let legend = try XCTUnwrap(layout.legend)
     XCTAssertEqual(legend.rows.map(\.id), Array(numbered.map { $0.id }.prefix(legend.rows.count)))
     XCTAssertEqual(legend.rows.count + legend.more, numbered.count)
-    XCTAssertTrue(result.warnings.contains(.calloutsNumbered(count: numbered.count)))
+    XCTAssertTrue(result.warnings.contains(.calloutsNumbered(count: numbered.count, inLegend: true)))
     XCTAssertFalse(result.warnings.contains { if case .calloutsLeftOut = $0 { true } else { false } })
     assertPlatesClear(layout)
+  }
+
+  func testWithoutALegendTheNumbersStayAndTheWarningSaysWhereTheyAreNamed() throws {
+    var request = RenderKit.request(cities(), width: 420, height: 300)
+    request.labels = .auto
+    request.showsLegend = false
+    request.legendMoreText = { "noch \($0)" }
+    let result = try render(request)
+    XCTAssertNil(result.layout.legend)
+    let numbered = result.layout.annotations.filter { $0.number != nil }.count
+    XCTAssertGreaterThan(numbered, 0)
+    XCTAssertTrue(result.warnings.contains(.calloutsNumbered(count: numbered, inLegend: false)))
+    XCTAssertEqual(
+      RenderWarning.calloutsNumbered(count: 3, inLegend: false).description,
+      "3 callouts did not fit; their places are numbered (the layout names the numbers)")
+  }
+
+  func testASubtitleAloneIsTheTitlePlatesOneLine() throws {
+    var request = RenderKit.request(Array(cities().prefix(2)), width: 400, height: 300)
+    request.title = MapTitle(title: "", subtitle: "Only this")
+    let plate = try XCTUnwrap(try render(request).layout.plates.first)
+    XCTAssertEqual(plate.kind, "title")
+    XCTAssertEqual(plate.text, "Only this")
+    request.title = MapTitle(title: "", subtitle: "")
+    XCTAssertTrue(try render(request).layout.plates.isEmpty, "an empty title draws no plate")
   }
 
   func testCalloutsModeDrawsNoNumbersAndNoLegend() throws {

@@ -12,6 +12,8 @@ struct LegendOverlay: MapOverlay {
   /// True when the category swatches are shown (the style colours pins by category).
   let showsCategories: Bool
   let measuring: MeasuringContext
+  /// The last line of a legend cut short.
+  var moreText: (Int) -> String = { "… and \($0) more" }
   let placer: CornerPlacer
   /// The height the title plate and its margin take at the top (0 without a title).
   let titleBand: Double
@@ -120,7 +122,7 @@ struct LegendOverlay: MapOverlay {
     }
     return LegendPlate(
       entries: entries, hidden: numbered.count - limit, swatches: swatches, style: style,
-      moreText: { "… and \($0) more" }, measuring: measuring)
+      moreText: moreText, measuring: measuring)
   }
 
   /// The categories of the places in the image, by name, each with its pin colour.

@@ -15,11 +15,12 @@ extension Snapshotter {
     }
     let showsCategories = !request.style.pin.categoryColors.isEmpty
     if request.showsLegend && (request.labels != .callouts || showsCategories) {
-      overlays.append(
-        LegendOverlay(
-          annotations: request.annotations, style: request.style, numbering: numbering,
-          showsCategories: showsCategories, imageSize: request.size, titleBand: titleBand,
-          measuring: measuring))
+      var legend = LegendOverlay(
+        annotations: request.annotations, style: request.style, numbering: numbering,
+        showsCategories: showsCategories, imageSize: request.size, titleBand: titleBand,
+        measuring: measuring)
+      legend.moreText = request.legendMoreText
+      overlays.append(legend)
     }
     return overlays
   }

@@ -7,6 +7,12 @@ final class PlaceNumbering {
   /// Annotation indices in number order: the place numbered `n` is `indices[n - 1]`.
   private(set) var indices: [Int] = []
   private var numbers: [Int: Int] = [:]
+  /// True when a legend names the numbered places.
+  let namedInLegend: Bool
+
+  init(namedInLegend: Bool = true) {
+    self.namedInLegend = namedInLegend
+  }
 
   /// True when more places than `maximumNumbered` were to be numbered, and none was.
   private(set) var tooMany = false

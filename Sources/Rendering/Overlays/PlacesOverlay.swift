@@ -57,7 +57,7 @@ struct PlacesOverlay: MapOverlay {
     var warnings: [RenderWarning] = []
     if numbering.tooMany { warnings.append(.tooManyToNumber(maximum: PlaceNumbering.maximumNumbered)) }
     if !dropped.isEmpty && labels == .auto && !numbering.indices.isEmpty {
-      warnings.append(.calloutsNumbered(count: dropped.count))
+      warnings.append(.calloutsNumbered(count: dropped.count, inLegend: numbering.namedInLegend))
     } else if !dropped.isEmpty {
       warnings.append(.calloutsLeftOut(count: dropped.count, total: layout.callouts.compactMap { $0 }.count))
     }

@@ -46,7 +46,9 @@ struct TitlePlate: PlateContent {
   /// The title as a plate overlay at the top centre, with its band kept free by the fit; nil when the
   /// title is empty.
   static func overlay(for request: RenderRequest, measuring: MeasuringContext) -> PlateOverlay? {
-    guard let text = request.title, !text.title.isEmpty || !(text.subtitle ?? "").isEmpty else { return nil }
+    guard var text = request.title, !text.title.isEmpty || !(text.subtitle ?? "").isEmpty else { return nil }
+    // A subtitle alone is the plate's one line.
+    if text.title.isEmpty { text = MapTitle(title: text.subtitle ?? "") }
     let content = TitlePlate(text, style: request.style, imageSize: request.size, measuring: measuring)
     var overlay = PlateOverlay(
       content: content, imageSize: request.size, margin: PlateSpacing.margin, corners: [.topCenter])
