@@ -42,7 +42,7 @@ enum OverlayPlacement {
     var claims = ImageClaims()
     for strip in held { claims.add([strip.rect], owner: strip.owner) }
     for index in overlays.indices {
-      claims.add(overlays[index].reserve(on: camera, around: claims.rects), owner: index)
+      claims.add(overlays[index].reserve(on: camera, around: claims.rects(except: index)), owner: index)
     }
     for index in overlays.indices {
       claims.add(overlays[index].place(on: camera, around: claims.rects(except: index)), owner: index)
