@@ -24,6 +24,10 @@ public struct MapLayout: Hashable, Sendable {
   public var droppedCallouts: [String]
   /// Every label the basemap drew (built-in or vector tiles), in drawing order.
   public var labels: [MapLabel] = []
+  /// The legend naming the numbered places and the pin colours, when one is drawn.
+  public var legend: LegendLayout? = nil
+  /// The plates drawn over the map (title, scale bar, legend), in drawing order.
+  public var plates: [PlateLayout] = []
 
   /// A basemap label as drawn.
   public struct MapLabel: Hashable, Sendable {
@@ -60,6 +64,8 @@ public struct MapLayout: Hashable, Sendable {
     public var point: PixelPoint
     public var pin: PixelRect
     public var callout: PixelRect?
+    /// The number in the pin head, which the legend names, when the place has one.
+    public var number: Int? = nil
   }
 
   /// The user's position as drawn.
@@ -114,6 +120,7 @@ public struct MapLayout: Hashable, Sendable {
                 .init("point", MapLayout.point(item.point)),
                 .init("pin", MapLayout.rect(item.pin)),
                 .init("callout", item.callout.map(MapLayout.rect) ?? .null),
+                .init("number", item.number.map { .number(Double($0)) } ?? .null),
               ])
           })))
     members.append(
@@ -133,6 +140,7 @@ public struct MapLayout: Hashable, Sendable {
               .init("rect", MapLayout.rect($0.rect)),
             ])
           })))
+    members += decorationMembers
     return JSONWriter.text(.object(members))
   }
 
@@ -154,11 +162,11 @@ public struct MapLayout: Hashable, Sendable {
     .object(coordinateMembers(coordinate))
   }
 
-  private static func point(_ point: PixelPoint) -> JSONValue {
+  static func point(_ point: PixelPoint) -> JSONValue {
     .object([.init("x", number(point.x)), .init("y", number(point.y))])
   }
 
-  private static func rect(_ rect: PixelRect) -> JSONValue {
+  static func rect(_ rect: PixelRect) -> JSONValue {
     .object([
       .init("x", number(rect.x)), .init("y", number(rect.y)), .init("width", number(rect.width)),
       .init("height", number(rect.height)),

@@ -66,7 +66,8 @@ enum RenderCommand {
         "layout-json", valueName: "PATH",
         help: "Also write where everything was drawn, as JSON (- for standard output)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
-    ] + FilterOptions.options + [StoreAccess.option, MapStyleResolver.option] + TileServerAccess.options)
+    ] + MapDecorationOptions.options + FilterOptions.options + [StoreAccess.option, MapStyleResolver.option]
+      + TileServerAccess.options)
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
     let out = arguments.string("out")!
@@ -167,6 +168,7 @@ enum RenderCommand {
       request.spanMeters = try arguments.value("span-meters", as: ValueParsers.positiveNumber)
       request.padding = try arguments.value("padding", as: ValueParsers.nonNegativeNumber)!
       request.showCallouts = try arguments.value("callouts", as: ValueParsers.callouts)!
+      try MapDecorationOptions.apply(arguments, to: &request)
     } catch {
       throw .usage("\(error)")
     }
@@ -211,7 +213,8 @@ enum RenderCommand {
       warnings += resolved.style.warnings.map { "\(resolved.path): \($0)" }
     }
     let places = try loadPlaces(arguments, filter: filter, quiet: quiet)
-    request.annotations = places.locations
+    request.annotations = arguments.isGiven("locations") ? byDate(places.locations) : places.locations
+    request.title = MapDecorationOptions.title(arguments, places: places.locations)
     request.user = user ?? places.user
     // A cron job's empty month is a map not made (exit 4), unless a region was given to draw anyway.
     if request.annotations.isEmpty && request.user == nil && request.center == nil {
@@ -309,6 +312,16 @@ enum RenderCommand {
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
     places.locations = places.locations.filter(filter.includes)
     return places
+  }
+
+  /// A file's places by date, undated ones last, so that numbers count a trip in order as they do for the
+  /// store (which reads them by date); places of the same date keep the file's order.
+  private static func byDate(_ locations: [Location]) -> [Location] {
+    locations.enumerated().sorted { a, b in
+      let first = a.element.date ?? .distantFuture
+      let second = b.element.date ?? .distantFuture
+      return first != second ? first < second : a.offset < b.offset
+    }.map(\.element)
   }
 
   private static func outputFormat(_ arguments: ParsedArguments, out: String) throws -> OutputFormat {
