@@ -14,8 +14,9 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
   case tooManyToNumber(maximum: Int)
   /// The legend names `shown` of the `total` numbered places: the image has no room for more rows.
   case legendShortened(shown: Int, total: Int)
-  /// Characters of titles and subtitles that no installed font can draw.
-  case glyphsMissing(count: Int)
+  /// Characters of titles and subtitles that no installed font can draw, and the font packages that would
+  /// likely draw them (from the scripts of the texts with boxes; empty when none is known).
+  case glyphsMissing(count: Int, fonts: [FontPackage])
   /// `count` of the `needed` tiles are not in the tile source; drawn as placeholders.
   case tilesMissing(count: Int, needed: Int, source: String)
   /// A tile the source has that cannot be drawn; drawn as a placeholder. The first few are named one by one.
@@ -51,10 +52,11 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
       return
         "the legend names \(shown) of the \(total) numbered places (the image has no room for more rows);"
         + " the layout lists every number"
-    case .glyphsMissing(let count):
-      return
-        "\(count) characters in titles have no font to draw them (install fonts-noto-cjk or another font that"
-        + " covers them)"
+    case .glyphsMissing(let count, let fonts):
+      let cure =
+        fonts.isEmpty
+        ? "install a font that covers them" : "install " + fonts.map(\.rawValue).joined(separator: " and ")
+      return "\(count) characters in titles have no font to draw them (\(cure))"
     case .tilesMissing(let count, let needed, let source):
       return "\(count) of \(needed) tiles are not in \(source); drawn as placeholders"
     case .tileUndrawable(let failure, let source):

@@ -20,6 +20,8 @@ final class TextLayout {
   let baseline: Double
   /// Characters no installed font could draw (they would show as boxes).
   let unknownGlyphs: Int
+  /// The font packages that would likely draw them (empty when nothing is missing).
+  let missingFonts: Set<FontPackage>
   /// From the layout's origin to the top-left of its logical extents (non-zero for right-aligned text).
   private let offset: PixelPoint
 
@@ -57,6 +59,7 @@ final class TextLayout {
     size = PixelSize(width: Double(logical.width) / scale, height: Double(logical.height) / scale)
     baseline = Double(pango_layout_get_baseline(layout)) / scale
     unknownGlyphs = Int(pango_layout_get_unknown_glyphs_count(layout))
+    missingFonts = unknownGlyphs > 0 ? FontPackage.candidates(for: single) : []
   }
 
   /// No font sets more than a few characters per em, so past `maxWidth` only a bounded start of a text can

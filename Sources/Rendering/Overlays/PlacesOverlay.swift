@@ -61,7 +61,9 @@ struct PlacesOverlay: MapOverlay {
     } else if !dropped.isEmpty {
       warnings.append(.calloutsLeftOut(count: dropped.count, total: layout.callouts.compactMap { $0 }.count))
     }
-    if layout.unknownGlyphs > 0 { warnings.append(.glyphsMissing(count: layout.unknownGlyphs)) }
+    if layout.unknownGlyphs > 0 {
+      warnings.append(.glyphsMissing(count: layout.unknownGlyphs, fonts: layout.missingFonts.sorted()))
+    }
     return warnings
   }
 
