@@ -29,10 +29,11 @@ extension MapLayout {
 
   /// A plate over the map.
   public struct PlateLayout: Hashable, Sendable {
-    /// `title`, `scaleBar` or `legend`.
+    /// `title`, `scaleBar`, `legend` or `attribution`.
     public var kind: String
     public var rect: PixelRect
-    /// What it says: the title and subtitle (one line each), the scale bar's length; nil for the legend.
+    /// What it says: the title and subtitle (one line each), the scale bar's length, the credit; nil for
+    /// the legend.
     public var text: String? = nil
   }
 

@@ -191,11 +191,14 @@ enum RenderCommand {
         tiles, arguments: arguments, scale: request.scale, style: request.style, progress: progress,
         warnings: &warnings)
     } else if let tiles = tilesOption ?? request.style.basemap.tiles, tiles != BuiltinBasemap.name {
+      let source: any TileSource
       do {
-        request.tiles = try openTileSource(at: tiles)
+        source = try openTileSource(at: tiles)
       } catch {
         throw .badInput("\(error)")
       }
+      request.tiles = source
+      creditLocalTiles(source, path: tiles, arguments: arguments, request: &request, warnings: &warnings)
     } else {
       // The built-in basemap: asked for by name it must be there; as the default, a plain background
       // stands in for it.
@@ -223,6 +226,26 @@ enum RenderCommand {
           + " the region anyway")
     }
     return request
+  }
+
+  /// The credit of local tiles: --attribution, else the style's, else what the source's metadata says, else
+  /// the known credit of the server a folder is named after; a map left without one is said so, since
+  /// most tile providers require a credit on every map.
+  private static func creditLocalTiles(
+    _ source: any TileSource, path: String, arguments: ParsedArguments, request: inout RenderRequest,
+    warnings: inout [String]
+  ) {
+    if let given = arguments.string("attribution") {
+      request.style.basemap.attribution = given
+    } else if request.style.basemap.attribution == nil && source.attribution == nil {
+      if let known = KnownTileCredits.credit(forFolderAt: path) {
+        request.style.basemap.attribution = known
+      } else {
+        warnings.append(
+          "\(path) names no credit for its tiles (no attribution in its metadata), so the map carries none:"
+            + " give one with --attribution TEXT")
+      }
+    }
   }
 
   /// Tiles from a tile server through the tile cache: fetched as the map needs them; with --offline only

@@ -170,13 +170,17 @@ final class PlaceLabelsTests: XCTestCase {
     request.style.basemap.attribution = "© Somebody"
     let result = try render(request)
     let layout = result.layout
-    XCTAssertEqual(Set(layout.plates.map(\.kind)), ["title", "scaleBar", "legend"])
+    XCTAssertEqual(Set(layout.plates.map(\.kind)), ["title", "scaleBar", "legend", "attribution"])
     assertPlatesClear(layout)
     let title = try XCTUnwrap(layout.plates.first { $0.kind == "title" }?.rect)
     XCTAssertEqual(title.midX, 350, accuracy: 1, "the title is centred at the top")
     XCTAssertEqual(title.minY, PlateSpacing.margin)
     let attribution = try XCTUnwrap(result.attribution)
-    for plate in layout.plates { XCTAssertFalse(plate.rect.intersects(attribution), plate.kind) }
+    XCTAssertEqual(layout.plates.first { $0.kind == "attribution" }?.rect, attribution)
+    XCTAssertEqual(layout.plates.first { $0.kind == "attribution" }?.text, "© Somebody")
+    for plate in layout.plates where plate.kind != "attribution" {
+      XCTAssertFalse(plate.rect.intersects(attribution), plate.kind)
+    }
     XCTAssertTrue(layout.json.contains("\"kind\": \"scaleBar\""))
   }
 
