@@ -751,7 +751,7 @@ final class TilesFetchCommandTests: XCTestCase {
       ),
       (
         ["--url", url, "--bbox", "0,0,1,1", "--zoom", "1", "--bogus"],
-        "unknown option '--bogus' (see 'mymap help')"
+        "unknown option '--bogus'"
       ),
     ]
     for (arguments, message) in cases {
