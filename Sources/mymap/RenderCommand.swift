@@ -73,6 +73,10 @@ enum RenderCommand {
     if out == "-" && layoutPath == "-" {
       throw .usage("--out - and --layout-json - cannot both write to standard output")
     }
+    if out == "-" && isatty(STDOUT_FILENO) == 1 {
+      throw .usage(
+        "not writing an image to a terminal; redirect standard output (--out - > map.png) or give --out FILE")
+    }
     // Checked before any work: an output that is an input would destroy it (`--out` = the store).
     let targets = try OutputFile.targets(
       [(out, "--out"), (layoutPath ?? "-", "--layout-json")], inputs: inputs(arguments))

@@ -114,7 +114,9 @@ final class HelpAndDiffTests: XCTestCase {
     let loose = try sandbox.run(["diff", "a.png", "b.png", "--tolerance", "255"])
     XCTAssertEqual(loose.status, 0, "every channel difference is within 255: \(loose.transcript)")
     let fraction = try sandbox.run(["diff", "a.png", "b.png", "--max-fraction", "1"])
-    XCTAssertEqual(fraction.status, 0, "all pixels may differ: \(fraction.transcript)")
+    XCTAssertEqual(fraction.status, 1, "a block holds more than 2 differing pixels: \(fraction.transcript)")
+    let blocks = try sandbox.run(["diff", "a.png", "b.png", "--max-fraction", "1", "--block-pixels", "256"])
+    XCTAssertEqual(blocks.status, 0, "all pixels may differ, in every block: \(blocks.transcript)")
     let bad = try sandbox.run(["diff", "a.png", "b.png", "--tolerance", "256"])
     assertFailed(bad, status: 2, message: "invalid value '256' for --tolerance: expected 0 to 255")
   }

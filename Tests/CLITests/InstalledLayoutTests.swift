@@ -108,3 +108,18 @@ final class InstalledLayoutTests: XCTestCase {
     )
   }
 }
+
+/// `--out -` on a terminal: an image is not text, so it is refused (exit 2) and nothing is drawn there.
+final class ImageToTerminalTests: XCTestCase {
+  func testRenderRefusesToWriteAnImageToATerminal() throws {
+    let sandbox = try Sandbox()
+    let terminal = try FetchTesting.runInTerminal(
+      sandbox, Inputs.renderEurope(["--out", "-"]))
+    XCTAssertEqual(terminal.status, 2, terminal.output)
+    XCTAssertTrue(
+      terminal.output.contains(
+        "mymap: error: not writing an image to a terminal; redirect standard output (--out - > map.png) or"
+          + " give --out FILE (see 'mymap render --help')"), terminal.output.debugDescription)
+    XCTAssertFalse(terminal.output.contains("PNG"), "no image bytes on the terminal")
+  }
+}
