@@ -24,6 +24,8 @@ public struct MapLayout: Hashable, Sendable {
   public var droppedCallouts: [String]
   /// Every label the basemap drew (built-in or vector tiles), in drawing order.
   public var labels: [MapLabel] = []
+  /// The libraries and font files that drew the map (`RendererInfo.current`); nil leaves it out of the JSON.
+  public var renderer: RendererInfo?
 
   /// A basemap label as drawn.
   public struct MapLabel: Hashable, Sendable {
@@ -133,6 +135,7 @@ public struct MapLayout: Hashable, Sendable {
               .init("rect", MapLayout.rect($0.rect)),
             ])
           })))
+    if let renderer { members.append(.init("renderer", renderer.json)) }
     return JSONWriter.text(.object(members))
   }
 

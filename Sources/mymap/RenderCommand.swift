@@ -98,7 +98,9 @@ enum RenderCommand {
     if layoutPath != nil {
       let layout: OutputFile
       do {
-        layout = try OutputFile.stage(Array(result.layout.json.utf8), to: targets[1])
+        var written = result.layout
+        written.renderer = RendererInfo.current(fontFamily: request.style.fontFamily)
+        layout = try OutputFile.stage(Array(written.json.utf8), to: targets[1])
       } catch {
         map.discard()
         throw error
