@@ -68,6 +68,22 @@ final class ManPageAndCompletionTests: XCTestCase {
     XCTAssertTrue(bash.hasSuffix("complete -o filenames -F _mymap mymap\n"))
   }
 
+  func testDashCapitalVIsTheVersion() throws {
+    let sandbox = try Sandbox()
+    let outputs = try ["-V", "--version", "version"].map { flag in
+      let result = try sandbox.run([flag])
+      assertSucceeded(result)
+      return result.stdoutText
+    }
+    XCTAssertNotNil(
+      outputs[0].range(of: #"^mymap \d+\.\d+\.\d+\n$"#, options: .regularExpression), outputs[0])
+    XCTAssertEqual(Set(outputs).count, 1, "\(outputs)")
+    // The man page's footer carries the same version.
+    let page = try sandbox.run(["help", "--man"]).stdoutText
+    XCTAssertTrue(
+      page.hasPrefix(".TH \"MYMAP\" 1 \"\" \"\(outputs[0].dropLast())\""), page.prefix(80).description)
+  }
+
   func testAnUnknownShellIsAUsageErrorWithASuggestion() throws {
     let sandbox = try Sandbox()
     assertFailed(
