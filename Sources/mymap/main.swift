@@ -40,7 +40,9 @@ func main() -> Int32 {
       return argv.isEmpty ? 2 : 0
     case .command(let command, let rest):
       // A usage error points to the help of the command it was made in.
-      let pointer = " (see 'mymap \(command.name) --help')"
+      // `help` itself lists the commands: its usage errors (a command that does not exist) point there.
+      let helpTarget = command.name == HelpCommand.spec.name ? "help" : "\(command.name) --help"
+      let pointer = " (see 'mymap \(helpTarget)')"
       do {
         guard case .arguments(let arguments) = try command.parse(rest) else {
           Console.print(tool.help(for: command))

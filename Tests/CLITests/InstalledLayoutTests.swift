@@ -100,6 +100,21 @@ final class InstalledLayoutTests: XCTestCase {
     assertSucceeded(viaXDG)
   }
 
+  func testXDGDataHomeIsSearchedAndTheExecutablesOwnDataComesFirst() throws {
+    let bare = try Installed(withData: false)
+    let home = bare.sandbox.url.appendingPathComponent("xdg-home")
+    try Installed.copyData(to: home.appendingPathComponent("mymap"))
+    assertSucceeded(try bare.render([], environment: ["XDG_DATA_HOME": home.path]))
+
+    // Beside the executable wins over $MYMAP_DATA: a broken basemap there is never opened.
+    let installed = try Installed()
+    let broken = try installed.sandbox.write("not a basemap", to: "broken/basemap.sqlite")
+    let result = try installed.render(
+      [], environment: ["MYMAP_DATA": URL(fileURLWithPath: broken).deletingLastPathComponent().path])
+    assertSucceeded(result)
+    XCTAssertEqual(try Layout(result.stdout).tiles["source"] as? String, "builtin")
+  }
+
   func testAMistypedStyleNameGetsADidYouMean() throws {
     let installed = try Installed()
     let result = try installed.render(["--style", "drak"])

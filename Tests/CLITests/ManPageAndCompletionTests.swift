@@ -84,6 +84,13 @@ final class ManPageAndCompletionTests: XCTestCase {
       page.hasPrefix(".TH \"MYMAP\" 1 \"\" \"\(outputs[0].dropLast())\""), page.prefix(80).description)
   }
 
+  func testHelpOfAnUnknownCommandPointsToTheCommandList() throws {
+    let sandbox = try Sandbox()
+    assertFailed(
+      try sandbox.run(["help", "rendr"]), status: 2,
+      message: "unknown command 'rendr'; did you mean 'render'? (see 'mymap help')")
+  }
+
   func testAnUnknownShellIsAUsageErrorWithASuggestion() throws {
     let sandbox = try Sandbox()
     assertFailed(
