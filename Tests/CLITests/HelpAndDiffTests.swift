@@ -119,6 +119,12 @@ final class HelpAndDiffTests: XCTestCase {
     XCTAssertEqual(blocks.status, 0, "all pixels may differ, in every block: \(blocks.transcript)")
     let bad = try sandbox.run(["diff", "a.png", "b.png", "--tolerance", "256"])
     assertFailed(bad, status: 2, message: "invalid value '256' for --tolerance: expected 0 to 255")
+    assertFailed(
+      try sandbox.run(["diff", "a.png", "b.png", "--scale", "1.5"]), status: 2,
+      message: "invalid value '1.5' for --scale: expected a whole number from 1 to 8")
+    assertFailed(
+      try sandbox.run(["diff", "a.png", "b.png", "--block-pixels", "2.5"]), status: 2,
+      message: "invalid value '2.5' for --block-pixels: expected a whole number")
   }
 
   func testDiffOfDifferentSizes() throws {
