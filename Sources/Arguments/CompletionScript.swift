@@ -9,10 +9,24 @@ public struct CompletionScript: Sendable {
 
   /// The tool whose commands are completed.
   public let tool: ToolSpec
+  /// Names an option's value may be, by the option's long name, offered along with file names (the
+  /// style names for `--style NAME|FILE`): known when the script is written, not when it runs.
+  public let knownValues: [String: [String]]
 
-  /// A script generator for `tool`.
-  public init(tool: ToolSpec) {
+  /// A script generator for `tool`; `knownValues` adds names to options that take files.
+  public init(tool: ToolSpec, knownValues: [String: [String]] = [:]) {
     self.tool = tool
+    self.knownValues = knownValues.mapValues { $0.filter(Self.isPlainWord) }
+  }
+
+  /// A value safe to put in every shell's word list unquoted.
+  static func isPlainWord(_ word: String) -> Bool {
+    !word.isEmpty && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+  }
+
+  /// The known names offered for `option` besides file names.
+  private func knownNames(_ option: OptionSpec) -> [String] {
+    Self.takesFile(option) ? knownValues[option.name] ?? [] : []
   }
 
   /// The script for `shell`, ending with a newline; source it, or install it where the shell looks.
@@ -104,10 +118,13 @@ public struct CompletionScript: Sendable {
         for option in command.options where option.takesValue {
           let names = ([option.longForm] + (option.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
           let choices = Self.choices(option)
+          let known = knownNames(option)
           let reply =
             !choices.isEmpty
             ? "($(compgen -W \(bashQuoted(choices.joined(separator: " "))) -- \"$cur\"))"
-            : Self.takesFile(option) ? "($(compgen -f -- \"$cur\"))" : "()"
+            : !known.isEmpty
+              ? "($(compgen -W \(bashQuoted(known.joined(separator: " "))) -- \"$cur\") $(compgen -f -- \"$cur\"))"
+              : Self.takesFile(option) ? "($(compgen -f -- \"$cur\"))" : "()"
           lines.append("        \(names)) COMPREPLY=\(reply); return ;;")
         }
         lines.append("      esac")
@@ -174,8 +191,12 @@ public struct CompletionScript: Sendable {
     var value = ""
     if let name = option.valueName {
       let choices = Self.choices(option)
+      let known = knownNames(option)
       let action =
-        !choices.isEmpty ? "(\(choices.joined(separator: " ")))" : Self.takesFile(option) ? "_files" : " "
+        !choices.isEmpty
+        ? "(\(choices.joined(separator: " ")))"
+        : !known.isEmpty
+          ? "{compadd -- \(known.joined(separator: " ")); _files}" : Self.takesFile(option) ? "_files" : " "
       value = ":\(zshEscaped(name)):\(action)"
     }
     let repeated = option.isRepeatable ? "*" : ""
@@ -221,6 +242,8 @@ public struct CompletionScript: Sendable {
             line += " -x -a \(fishQuoted(choices.joined(separator: " ")))"
           } else {
             line += Self.takesFile(option) ? " -r -F" : " -x"
+            let known = knownNames(option)
+            if !known.isEmpty { line += " -a \(fishQuoted(known.joined(separator: " ")))" }
           }
         }
         lines.append(line + " -d \(fishQuoted(Self.summary(option.help)))")

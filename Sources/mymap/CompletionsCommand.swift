@@ -22,6 +22,8 @@ enum CompletionsCommand {
       let suggestion = closestMatch(to: name, among: names).map { "; did you mean \($0)?" } ?? ""
       throw .usage("unknown shell '\(name)' (expected \(names.joined(separator: ", ")))\(suggestion)")
     }
-    Console.print(CompletionScript(tool: tool).script(for: shell))
+    // The style names found now (installed, or in the checkout) complete --style besides files.
+    let scripts = CompletionScript(tool: tool, knownValues: ["style": StyleResolver.availableNames()])
+    Console.print(scripts.script(for: shell))
   }
 }

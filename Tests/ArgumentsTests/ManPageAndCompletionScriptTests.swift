@@ -58,6 +58,18 @@ final class ManPageAndCompletionScriptTests: XCTestCase {
     XCTAssertTrue(fish.contains("-n 'test (__mymap_command) = \"-tiles\"' -a 'fetch'"), fish)
   }
 
+  func testKnownNamesAreOfferedWithFilesAndOddNamesLeftOut() {
+    let scripts = CompletionScript(tool: tool, knownValues: ["out": ["dark", "my style", "a'b", "light"]])
+    XCTAssertTrue(
+      scripts.script(for: .bash).contains(
+        "--out|-o) COMPREPLY=($(compgen -W 'dark light' -- \"$cur\") $(compgen -f -- \"$cur\")); return ;;"))
+    XCTAssertTrue(scripts.script(for: .zsh).contains(":PATH:{compadd -- dark light; _files}'"))
+    XCTAssertTrue(scripts.script(for: .fish).contains("-l out -s o -r -F -a 'dark light' -d"))
+    // Only options that take files get names: --size WxH does not.
+    let sized = CompletionScript(tool: tool, knownValues: ["size": ["big"]])
+    XCTAssertFalse(sized.script(for: .bash).contains("big"))
+  }
+
   func testExamplesEndTheHelp() {
     let help = HelpFormatter().help(for: awkward, toolName: "mymap")
     XCTAssertTrue(help.hasSuffix("EXAMPLES:\n  Show one:\n    mymap show abc --out -"), help)

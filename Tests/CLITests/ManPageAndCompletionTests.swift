@@ -64,6 +64,8 @@ final class ManPageAndCompletionTests: XCTestCase {
       }
     }
     let bash = try sandbox.run(["completions", "bash"]).stdoutText
+    // The styles of Styles/ (this build's data folder) complete --style.
+    XCTAssertTrue(bash.contains("--style) COMPREPLY=($(compgen -W 'dark default' -- \"$cur\")"), bash)
     XCTAssertTrue(bash.contains("--callouts) COMPREPLY=($(compgen -W 'all none' -- \"$cur\")); return ;;"))
     XCTAssertTrue(bash.hasSuffix("complete -o filenames -F _mymap mymap\n"))
   }
