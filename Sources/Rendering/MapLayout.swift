@@ -28,6 +28,8 @@ public struct MapLayout: Hashable, Sendable {
   public var legend: LegendLayout? = nil
   /// The plates drawn over the map (title, scale bar, legend), in drawing order.
   public var plates: [PlateLayout] = []
+  /// The libraries and font files that drew the map (`RendererInfo.current`); nil leaves it out of the JSON.
+  public var renderer: RendererInfo?
 
   /// A basemap label as drawn.
   public struct MapLabel: Hashable, Sendable {
@@ -141,6 +143,7 @@ public struct MapLayout: Hashable, Sendable {
             ])
           })))
     members += decorationMembers
+    if let renderer { members.append(.init("renderer", renderer.json)) }
     return JSONWriter.text(.object(members))
   }
 

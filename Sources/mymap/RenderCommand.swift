@@ -43,8 +43,8 @@ enum RenderCommand {
           "Basemap: a {z}/{x}/{y}.png tile folder, an .mbtiles or .pmtiles file of images or of vector"
           + " tiles (a street map drawn with a MapLibre style, see --map-style), a tile server's URL template"
           + " like https://tile.openstreetmap.org/{z}/{x}/{y}.png, or ending in .pbf or .mvt for vector tiles"
-          + " (tiles are fetched into the tile cache, see 'mymap help tiles fetch'), or builtin (the default:"
-          + " the built-in vector basemap)."),
+          + " (tiles are fetched into the tile cache, see 'mymap help tiles fetch'), builtin (the default:"
+          + " the built-in vector basemap), or none (the style's plain background)."),
       .value(
         "style", valueName: "NAME|FILE", help: "A style from Styles/ or a style JSON file.",
         default: "default"),
@@ -75,6 +75,10 @@ enum RenderCommand {
     if out == "-" && layoutPath == "-" {
       throw .usage("--out - and --layout-json - cannot both write to standard output")
     }
+    if out == "-" && isatty(STDOUT_FILENO) == 1 {
+      throw .usage(
+        "not writing an image to a terminal; redirect standard output (--out - > map.png) or give --out FILE")
+    }
     // Checked before any work: an output that is an input would destroy it (`--out` = the store).
     let targets = try OutputFile.targets(
       [(out, "--out"), (layoutPath ?? "-", "--layout-json")], inputs: inputs(arguments))
@@ -96,7 +100,9 @@ enum RenderCommand {
     if layoutPath != nil {
       let layout: OutputFile
       do {
-        layout = try OutputFile.stage(Array(result.layout.json.utf8), to: targets[1])
+        var written = result.layout
+        written.renderer = RendererInfo.current(fontFamily: request.style.fontFamily)
+        layout = try OutputFile.stage(Array(written.json.utf8), to: targets[1])
       } catch {
         map.discard()
         throw error
@@ -143,7 +149,9 @@ enum RenderCommand {
     } else {
       inputs.append(ProtectedInput(path: StoreAccess.path(arguments), role: "the places store"))
     }
-    if let tiles = arguments.string("tiles"), !TileServerAccess.isTemplate(tiles) {
+    if let tiles = arguments.string("tiles"), !TileServerAccess.isTemplate(tiles),
+      tiles != BuiltinBasemap.none
+    {
       inputs.append(ProtectedInput(path: tiles, role: "the tile source"))
     }
     inputs.append(ProtectedInput(path: arguments.string("style")!, role: "the style file"))
@@ -190,6 +198,8 @@ enum RenderCommand {
       request.tiles = try remoteSource(
         tiles, arguments: arguments, scale: request.scale, style: request.style, progress: progress,
         warnings: &warnings)
+    } else if (tilesOption ?? request.style.basemap.tiles) == BuiltinBasemap.none {
+      // No basemap, only when asked: the style's plain background.
     } else if let tiles = tilesOption ?? request.style.basemap.tiles, tiles != BuiltinBasemap.name {
       let source: any TileSource
       do {
@@ -200,10 +210,7 @@ enum RenderCommand {
       request.tiles = source
       creditLocalTiles(source, path: tiles, arguments: arguments, request: &request, warnings: &warnings)
     } else {
-      // The built-in basemap: asked for by name it must be there; as the default, a plain background
-      // stands in for it.
-      request.basemap = try BuiltinBasemap.open(
-        required: tilesOption == BuiltinBasemap.name, warnings: &warnings)
+      request.basemap = try BuiltinBasemap.open()
     }
     if request.tiles?.content == .vector {
       let resolved: (style: MapStyle, path: String)

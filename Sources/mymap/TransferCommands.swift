@@ -1,5 +1,6 @@
 import Arguments
 import Foundation
+import JSON
 import Places
 
 /// `mymap import FILE`: all or nothing, never twice the same place.
@@ -16,6 +17,7 @@ enum ImportCommand {
       .flag("dry-run", help: "Show what would be imported, and change nothing."),
       .value("format", valueName: "FORMAT", help: "json, geojson, gpx or csv (default: from the file)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
+      .flag("json", help: "Print what was (or would be) imported as one JSON object."),
       StoreAccess.option,
     ])
 
@@ -32,7 +34,18 @@ enum ImportCommand {
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
     let dryRun = arguments.flag("dry-run")
     let summary = try importing(places, arguments: arguments, dryRun: dryRun)
-    if dryRun {
+    if arguments.flag("json") {
+      Console.print(
+        JSONWriter.text(
+          .object([
+            .init("file", .string(path)),
+            .init("places", .number(Double(places.locations.count))),
+            .init("imported", .number(Double(summary.added))),
+            .init("alreadyInStore", .number(Double(summary.duplicates))),
+            .init("dryRun", .bool(dryRun)),
+            .init("warnings", .array(places.warnings.map { .string($0) })),
+          ])))
+    } else if dryRun {
       let output = BufferedOutput()
       for place in places.locations { output.write(PlaceText.row(place)) }
       output.write(
