@@ -65,6 +65,7 @@ enum RenderCommand {
         "layout-json", valueName: "PATH",
         help: "Also write where everything was drawn, as JSON (- for standard output)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
+      TrackDrawing.routeOption,
     ] + FilterOptions.options + [StoreAccess.option, MapStyleResolver.option] + TileServerAccess.options)
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -212,6 +213,8 @@ enum RenderCommand {
     let places = try loadPlaces(arguments, filter: filter, quiet: quiet)
     request.annotations = places.locations
     request.user = user ?? places.user
+    request.tracks = TrackDrawing.lines(
+      places: places.locations, tracks: places.tracks, route: arguments.flag("route"))
     return request
   }
 
@@ -288,7 +291,8 @@ enum RenderCommand {
       if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return LocationSet() }
       let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
       do {
-        return LocationSet(locations: try store.locations(filter, order: .dateAscending))
+        return LocationSet(
+          locations: try store.locations(filter, order: .dateAscending), tracks: try store.tracks(filter))
       } catch {
         throw StoreAccess.map(error)
       }
@@ -301,6 +305,7 @@ enum RenderCommand {
     }
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
     places.locations = places.locations.filter(filter.includes)
+    places.tracks = places.tracks.filter(filter.includes)
     return places
   }
 
