@@ -54,8 +54,8 @@ struct TrackLineLayer {
   /// Small open chevrons (›) inside the line, every `chevronSpacing` points along it, half a spacing in.
   private func drawChevrons(_ pieces: [[PixelPoint]], on canvas: Canvas) {
     let cr = canvas.context
-    let size = style.routeWidth * 0.55
-    cairo_set_line_width(cr, max(0.8, style.routeWidth * 0.32))
+    let size = style.routeWidth * 0.7
+    cairo_set_line_width(cr, max(0.8, style.routeWidth * 0.4))
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
     canvas.drawing.setColor(style.chevronColor)
     let spacing = max(style.chevronSpacing, 8)
