@@ -7,7 +7,7 @@ public enum LocationsFormat: String, Sendable, CaseIterable {
   case mymapJSON = "json"
   /// A GeoJSON FeatureCollection or Feature of points.
   case geoJSON = "geojson"
-  /// GPX 1.0 or 1.1: waypoints are places; tracks and routes are skipped (see `GPX`).
+  /// GPX 1.0 or 1.1: waypoints are places, tracks and routes are tracks (see `GPX`).
   case gpx
   /// Comma-separated values with a header row naming the columns (see `CSV`).
   case csv

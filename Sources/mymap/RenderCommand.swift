@@ -28,7 +28,9 @@ enum RenderCommand {
       .value("scale", valueName: "N", help: "Pixels per point: 1, 2 or 3.", default: "1"),
       .value(
         "locations", short: "l", valueName: "FILE",
-        help: "Places to draw from a file (JSON, GeoJSON, GPX, CSV; - for stdin) instead of the store."),
+        help:
+          "Places and tracks to draw from a file (JSON, GeoJSON, GPX, CSV; - for stdin) instead of the store."
+      ),
       .value(
         "user", valueName: "LAT,LON[,ACC]",
         help: "The user's position (blue dot), with its accuracy in metres."),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Tracks and routes through the CLI: import, `tracks`, delete, export round trips, render, bad files.
@@ -139,5 +140,40 @@ final class TrackCommandTests: XCTestCase {
     let result = try sandbox.run(["render", "--locations", "ride.json", "--out", "ride.png"])
     assertSucceeded(result)
     XCTAssertNotNil(pngSize(try XCTUnwrap(sandbox.contents(of: "ride.png"))))
+  }
+
+  func testTheRouteJoinsThePlacesInDateOrder() throws {
+    let sandbox = try Sandbox()
+    // In the file: A, B, C, then an undated D far away. By date: B, C, A; D is left out of the route.
+    try sandbox.write(
+      """
+      {"locations": [
+        {"id": "a", "latitude": 0, "longitude": 0, "date": "2026-01-03"},
+        {"id": "b", "latitude": 0, "longitude": 1, "date": "2026-01-01"},
+        {"id": "c", "latitude": 0, "longitude": 2, "date": "2026-01-02"},
+        {"id": "d", "latitude": 0, "longitude": 10}
+      ]}
+      """, to: "places.json")
+    let result = try sandbox.run([
+      "render", "--locations", "places.json", "--route", "--layout-json", "-", "--out", "map.png",
+    ])
+    assertSucceeded(result)
+    let layout = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+    let route = try XCTUnwrap((layout["tracks"] as? [[String: Any]])?.first)
+    XCTAssertEqual(route["id"] as? String, "route")
+    // B→C is one degree of the equator, C→A two: 3 × 111.195 km (file order would be 2 degrees).
+    XCTAssertEqual(try XCTUnwrap(route["lengthKm"] as? Double), 333.585, accuracy: 0.01)
+  }
+
+  func testAStoreOfTheVersionBeforeTracksIsBroughtUpToDateOnFirstRead() throws {
+    let sandbox = try Sandbox()
+    try sandbox.add(["--lat", "60.17", "--lon", "24.94", "--description", "Kept"])
+    // Back to schema 1 as the mymap before tracks left it: no track table, user_version 1.
+    try sqliteExecute(sandbox.storePath, "DROP TABLE track; PRAGMA user_version = 1;")
+    let tracks = try sandbox.run(["tracks"])
+    assertSucceeded(tracks)
+    XCTAssertEqual(tracks.stdoutText, "")
+    XCTAssertEqual(try sqliteRows(sandbox.storePath, "PRAGMA user_version"), [["2"]])
+    XCTAssertEqual(try sandbox.listJSON().map { $0["description"] as? String }, ["Kept"])
   }
 }
