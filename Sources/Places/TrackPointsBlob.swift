@@ -38,10 +38,13 @@ enum TrackPointsBlob {
     var counts: [Int] = []
     counts.reserveCapacity(segmentCount)
     var total = 0
+    let room = (bytes.count - 8 - 4 * segmentCount) / bytesPerPoint
     for _ in 0..<segmentCount {
       let count = Int(readUInt32(bytes, at: offset))
       offset += 4
       total += count
+      // Checked as it grows: counts a damaged blob claims never overflow or allocate.
+      guard total <= room else { return nil }
       counts.append(count)
     }
     guard bytes.count - offset == total * bytesPerPoint else { return nil }

@@ -5,7 +5,7 @@ import Places
 /// `mymap import FILE`: all or nothing, never twice the same place.
 enum ImportCommand {
   static let spec = CommandSpec(
-    "import", abstract: "Add the places of a file to the store: all of them, or none if one is bad.",
+    "import", abstract: "Add the places and tracks of a file to the store: all, or none if one is bad.",
     discussion: """
       Reads mymap JSON, GeoJSON, GPX, CSV with a header, or the My Locations app's DataModel.sqlite. \
       Waypoints and points are places; GPX tracks and routes, GeoJSON LineStrings and mymap JSON's \

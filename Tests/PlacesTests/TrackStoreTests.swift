@@ -114,7 +114,15 @@ final class TrackStoreTests: XCTestCase {
   func testDamagedPointsAreAnErrorNotACrash() throws {
     let store = try LocationStore(path: folder.url("s.sqlite").path)
     try store.add(walk("A", day: 1))
-    for blob in [Data(), Data("MTP1".utf8), Data("MTP1\u{FF}\u{FF}\u{FF}\u{7F}".utf8)] {
+    let magic: [UInt8] = Array("MTP1".utf8)
+    let hostile: [[UInt8]] = [
+      [], magic, magic + [0xFF, 0xFF, 0xFF, 0x7F],
+      // Two segments claiming 4 billion points each, and a point of latitude 1000.
+      magic + [2, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF] + [0xFF, 0xFF, 0xFF, 0xFF],
+      magic + [1, 0, 0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 6) + [0x8F, 0x40]
+        + [UInt8](repeating: 0, count: 24),
+    ]
+    for blob in hostile.map({ Data($0) }) {
       try store.withDatabase { database in
         let statement = try database.fresh("UPDATE track SET points = ?")
         defer { statement.finalize() }
