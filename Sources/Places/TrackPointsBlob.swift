@@ -30,7 +30,11 @@ enum TrackPointsBlob {
 
   /// The segments, or nil when the bytes are not a well-formed blob.
   static func decode(_ data: Data) -> [[TrackPoint]]? {
-    let bytes = [UInt8](data)
+    // Read in place: a million points are 32 MB, not worth a copy.
+    data.withUnsafeBytes { decode(bytes: $0) }
+  }
+
+  private static func decode(bytes: UnsafeRawBufferPointer) -> [[TrackPoint]]? {
     guard bytes.count >= 8, Array(bytes[0..<4]) == magic else { return nil }
     let segmentCount = Int(readUInt32(bytes, at: 4))
     guard segmentCount <= (bytes.count - 8) / 4 else { return nil }
@@ -75,15 +79,11 @@ enum TrackPointsBlob {
     withUnsafeBytes(of: &little) { bytes += $0 }
   }
 
-  private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-    var value: UInt32 = 0
-    for index in 0..<4 { value |= UInt32(bytes[offset + index]) << (8 * index) }
-    return value
+  private static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
   }
 
-  private static func readUInt64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
-    var value: UInt64 = 0
-    for index in 0..<8 { value |= UInt64(bytes[offset + index]) << (8 * index) }
-    return value
+  private static func readUInt64(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+    UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
   }
 }
