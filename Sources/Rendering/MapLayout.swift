@@ -30,6 +30,19 @@ public struct MapLayout: Hashable, Sendable {
   public var plates: [PlateLayout] = []
   /// The libraries and font files that drew the map (`RendererInfo.current`); nil leaves it out of the JSON.
   public var renderer: RendererInfo?
+  /// Every track and route, in the order drawn.
+  public var tracks: [TrackLayout] = []
+
+  /// A track or route as drawn.
+  public struct TrackLayout: Hashable, Sendable {
+    public var id: String
+    public var name: String
+    /// The points that reached the drawing, after cutting to the image and simplifying.
+    public var pointsDrawn: Int
+    public var lengthKilometers: Double
+    /// The box of the line as drawn, casing included; nil when none of it is in the image.
+    public var rect: PixelRect?
+  }
 
   /// A basemap label as drawn.
   public struct MapLabel: Hashable, Sendable {
@@ -143,8 +156,18 @@ public struct MapLayout: Hashable, Sendable {
             ])
           })))
     members += decorationMembers
+    members.append(.init("tracks", .array(tracks.map(MapLayout.track))))
     if let renderer { members.append(.init("renderer", renderer.json)) }
     return JSONWriter.text(.object(members))
+  }
+
+  private static func track(_ track: TrackLayout) -> JSONValue {
+    .object([
+      .init("id", .string(track.id)), .init("name", .string(track.name)),
+      .init("pointsDrawn", .number(Double(track.pointsDrawn))),
+      .init("lengthKm", number(track.lengthKilometers, digits: 3)),
+      .init("rect", track.rect.map(rect) ?? .null),
+    ])
   }
 
   /// A number rounded to `digits` decimals (negative zero becomes zero).

@@ -6,6 +6,9 @@ import Tiles
 public struct RenderRequest {
   public var annotations: [any Annotation]
   public var user: UserPosition?
+  /// Lines drawn under the pins (tracks, routes, the route through the places); the map is fitted to them
+  /// as to the places.
+  public var tracks: [MapTrack] = []
   /// Image size in points; the image has `size × scale` pixels.
   public var size = PixelSize(width: 800, height: 600)
   public var scale = 1.0

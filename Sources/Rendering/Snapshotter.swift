@@ -66,6 +66,9 @@ public enum Snapshotter {
     if let attribution = AttributionPlate.overlay(for: request, measuring: measuring) {
       overlays.append(attribution)
     }
+    if !request.tracks.isEmpty {
+      overlays.append(TrackOverlay(tracks: request.tracks, style: request.style.track))
+    }
     overlays += decorations(request, numbering: numbering, measuring: measuring)
     return overlays
   }

@@ -11,6 +11,7 @@ public struct Style: Hashable, Sendable {
   public var userDot = UserDotStyle()
   public var attribution = AttributionStyle()
   public var basemap = BasemapStyle()
+  public var track = TrackStyle()
 
   public init() {}
 

@@ -44,6 +44,8 @@ extension Style {
       "basemap.stateBorder": \.basemap.stateBorder, "basemap.countryLabel": \.basemap.countryLabel,
       "basemap.cityLabel": \.basemap.cityLabel, "basemap.labelHalo": \.basemap.labelHalo,
       "basemap.cityDot": \.basemap.cityDot,
+      "track.color": \.track.color, "track.casingColor": \.track.casingColor,
+      "track.routeColor": \.track.routeColor, "track.chevronColor": \.track.chevronColor,
     ]
   }
 
@@ -68,6 +70,8 @@ extension Style {
       "basemap.countryLabelSize": \.basemap.countryLabelSize,
       "basemap.cityLabelSize": \.basemap.cityLabelSize, "basemap.cityDotRadius": \.basemap.cityDotRadius,
       "basemap.labelHaloWidth": \.basemap.labelHaloWidth,
+      "track.width": \.track.width, "track.casingWidth": \.track.casingWidth,
+      "track.routeWidth": \.track.routeWidth, "track.chevronSpacing": \.track.chevronSpacing,
     ]
   }
 

@@ -29,7 +29,9 @@ enum RenderCommand {
       .value("scale", valueName: "N", help: "Pixels per point: 1, 2 or 3.", default: "1"),
       .value(
         "locations", short: "l", valueName: "FILE",
-        help: "Places to draw from a file (JSON, GeoJSON, GPX, CSV; - for stdin) instead of the store."),
+        help:
+          "Places and tracks to draw from a file (JSON, GeoJSON, GPX, CSV; - for stdin) instead of the store."
+      ),
       .value(
         "user", valueName: "LAT,LON[,ACC]",
         help: "The user's position (blue dot), with its accuracy in metres."),
@@ -66,6 +68,7 @@ enum RenderCommand {
         "layout-json", valueName: "PATH",
         help: "Also write where everything was drawn, as JSON (- for standard output)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
+      TrackDrawing.routeOption,
     ] + MapDecorationOptions.options + FilterOptions.options + [StoreAccess.option, MapStyleResolver.option]
       + TileServerAccess.options)
 
@@ -226,8 +229,10 @@ enum RenderCommand {
     request.annotations = arguments.isGiven("locations") ? byDate(places.locations) : places.locations
     request.title = MapDecorationOptions.title(arguments, places: places.locations)
     request.user = user ?? places.user
+    request.tracks = TrackDrawing.lines(
+      places: places.locations, tracks: places.tracks, route: arguments.flag("route"))
     // A cron job's empty month is a map not made (exit 4), unless a region was given to draw anyway.
-    if request.annotations.isEmpty && request.user == nil && request.center == nil {
+    if request.annotations.isEmpty && request.tracks.isEmpty && request.user == nil && request.center == nil {
       throw .incomplete(
         "nothing to draw: \(FilterOptions.emptySelection(filter)); give --center (and --span-meters) to draw"
           + " the region anyway")
@@ -328,7 +333,8 @@ enum RenderCommand {
       if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return LocationSet() }
       let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
       do {
-        return LocationSet(locations: try store.locations(filter, order: .dateAscending))
+        return LocationSet(
+          locations: try store.locations(filter, order: .dateAscending), tracks: try store.tracks(filter))
       } catch {
         throw StoreAccess.map(error)
       }
@@ -341,6 +347,7 @@ enum RenderCommand {
     }
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
     places.locations = places.locations.filter(filter.includes)
+    places.tracks = places.tracks.filter(filter.includes)
     return places
   }
 

@@ -8,7 +8,8 @@ let tool = ToolSpec(
   commands: [
     RenderCommand.spec, AddCommand.spec, ListCommand.spec, ShowCommand.spec, EditCommand.spec,
     DeleteCommand.spec,
-    CategoriesCommand.spec, ImportCommand.spec, ExportCommand.spec, TilesFetchCommand.spec,
+    TracksCommand.spec, CategoriesCommand.spec, ImportCommand.spec, ExportCommand.spec,
+    TilesFetchCommand.spec,
     TilesInfoCommand.spec, TilesPruneCommand.spec, DiffCommand.spec, HelpCommand.spec,
     CompletionsCommand.spec,
   ].map(CommandExamples.adding))
@@ -20,6 +21,7 @@ func main() -> Int32 {
     ListCommand.spec.name: ListCommand.run, ShowCommand.spec.name: ShowCommand.run,
     EditCommand.spec.name: EditCommand.run, DeleteCommand.spec.name: DeleteCommand.run,
     CategoriesCommand.spec.name: CategoriesCommand.run, ImportCommand.spec.name: ImportCommand.run,
+    TracksCommand.spec.name: TracksCommand.run,
     ExportCommand.spec.name: ExportCommand.run, DiffCommand.spec.name: DiffCommand.run,
     TilesFetchCommand.spec.name: TilesFetchCommand.run, TilesInfoCommand.spec.name: TilesInfoCommand.run,
     TilesPruneCommand.spec.name: TilesPruneCommand.run,

@@ -107,7 +107,8 @@ final class MapLayoutTests: XCTestCase {
           }
         ],
         "legend": null,
-        "plates": []
+        "plates": [],
+        "tracks": []
       }
 
       """
@@ -120,7 +121,7 @@ final class MapLayoutTests: XCTestCase {
     let text = layout(user: user, tileZoom: nil).json
     XCTAssertTrue(text.contains("\"annotations\": [],\n"), text)
     XCTAssertTrue(text.contains("\"droppedCallouts\": [],\n  \"labels\": [],\n"), text)
-    XCTAssertTrue(text.contains("\"legend\": null,\n  \"plates\": []\n}"), text)
+    XCTAssertTrue(text.contains("\"legend\": null,\n  \"plates\": [],\n  \"tracks\": []\n}"), text)
     XCTAssertTrue(text.contains("\"zoom\": null,\n"), text)
     XCTAssertTrue(
       text.contains(
@@ -149,7 +150,7 @@ final class MapLayoutTests: XCTestCase {
       Set(root.keys),
       [
         "width", "height", "scale", "format", "camera", "bounds", "tiles", "annotations", "user",
-        "droppedCallouts", "labels", "legend", "plates",
+        "droppedCallouts", "labels", "legend", "plates", "tracks",
       ])
     XCTAssertEqual(root["width"] as? Int, 1600)
     XCTAssertEqual(root["height"] as? Int, 1200)

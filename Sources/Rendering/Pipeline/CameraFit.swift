@@ -45,7 +45,7 @@ enum CameraFit {
     for request: RenderRequest, overlays: [any MapOverlay], limits: ClosedRange<Double>, room: EdgeRoom
   ) throws(RenderError) -> Camera {
     let snapping = snapping(for: request)
-    let coordinates = request.annotations.map(\.coordinate)
+    let coordinates = request.annotations.map(\.coordinate) + request.tracks.flatMap(\.extremes)
     var region = Region.forAnnotations(coordinates, user: request.user?.coordinate)
     if let spanMeters = request.spanMeters, let center = request.center ?? region?.center {
       region = Region.around(center, latitudinalMeters: spanMeters, longitudinalMeters: spanMeters)
