@@ -65,7 +65,12 @@ final class ManPageAndCompletionTests: XCTestCase {
     }
     let bash = try sandbox.run(["completions", "bash"]).stdoutText
     // The styles of Styles/ (this build's data folder) complete --style.
-    XCTAssertTrue(bash.contains("--style) COMPREPLY=($(compgen -W 'dark default' -- \"$cur\")"), bash)
+    let styles = try FileManager.default.contentsOfDirectory(
+      atPath: RepositoryPaths.root.appendingPathComponent("Styles").path
+    ).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    XCTAssertTrue(styles.contains("dark") && styles.contains("default"), "\(styles)")
+    XCTAssertTrue(
+      bash.contains("--style) COMPREPLY=($(compgen -W '\(styles.joined(separator: " "))' -- \"$cur\")"), bash)
     XCTAssertTrue(bash.contains("--callouts) COMPREPLY=($(compgen -W 'all none' -- \"$cur\")); return ;;"))
     XCTAssertTrue(bash.hasSuffix("complete -o filenames -F _mymap mymap\n"))
   }
