@@ -28,8 +28,12 @@ public enum Snapshotter {
     var clock = PhaseClock()
     try validate(request)
     let measuring = MeasuringContext()
-    var overlays = measureOverlays(request, measuring: measuring) + extra
-    let (camera, fitWarnings) = try CameraFit.camera(for: request, overlays: overlays)
+    let fitted = try PlacesFit.fit(request, others: otherOverlays(request, measuring: measuring) + extra) {
+      PlacesOverlay(
+        annotations: $0, style: request.style, showCallouts: request.showCallouts, measuring: measuring)
+    }
+    var overlays = fitted.overlays
+    let (camera, fitWarnings) = (fitted.camera, fitted.warnings)
     let claims = OverlayPlacement.place(&overlays, on: camera)
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
     clock.lap("prepare")
@@ -50,15 +54,12 @@ public enum Snapshotter {
     return result
   }
 
-  /// The measure stage: the map's overlays, in the order they are placed and, within a level, drawn.
-  private static func measureOverlays(_ request: RenderRequest, measuring: MeasuringContext)
+  /// The measure stage for everything but the places (`PlacesFit` measures those): the overlays in the
+  /// order they are placed and, within a level, drawn.
+  private static func otherOverlays(_ request: RenderRequest, measuring: MeasuringContext)
     -> [any MapOverlay]
   {
-    var overlays: [any MapOverlay] = [
-      PlacesOverlay(
-        annotations: request.annotations, style: request.style, showCallouts: request.showCallouts,
-        measuring: measuring)
-    ]
+    var overlays: [any MapOverlay] = []
     if let user = request.user {
       overlays.append(UserPositionOverlay(user: user, style: request.style.userDot))
     }

@@ -50,6 +50,12 @@ enum RenderCommand {
       .value(
         "callouts", valueName: "all|none", help: "Draw a callout for every place, or none.", default: "all"),
       .value(
+        "cluster", valueName: "auto|always|never",
+        help:
+          "Merge places whose pins would collide into a marker with their count: when pin heads would"
+          + " overlap (auto), whenever markers would collide (always), or never.",
+        default: "auto"),
+      .value(
         "padding", valueName: "PT", help: "Space between the drawn overlays and the image edge.",
         default: "20"),
       .flag(
@@ -108,10 +114,15 @@ enum RenderCommand {
       for warning in notes + result.warnings.map(\.description) { Console.warning(warning) }
       if out != "-" && Console.stderrIsTerminal {
         Console.note(
-          "wrote \(out) (\(result.layout.width)×\(result.layout.height) px, \(result.layout.annotations.count) places)"
+          "wrote \(out) (\(result.layout.width)×\(result.layout.height) px, \(drawnPlaces(result.layout)) places)"
         )
       }
     }
+  }
+
+  /// The places on the map: pins drawn alone and the places in clusters.
+  private static func drawnPlaces(_ layout: MapLayout) -> Int {
+    layout.annotations.count + layout.clusters.reduce(0) { $0 + $1.count }
   }
 
   /// A failed render in the command line's words: the exit code, and the options that would change it.
@@ -166,6 +177,7 @@ enum RenderCommand {
       request.spanMeters = try arguments.value("span-meters", as: ValueParsers.positiveNumber)
       request.padding = try arguments.value("padding", as: ValueParsers.nonNegativeNumber)!
       request.showCallouts = try arguments.value("callouts", as: ValueParsers.callouts)!
+      request.clustering = try arguments.value("cluster", as: ValueParsers.clustering)!
     } catch {
       throw .usage("\(error)")
     }
@@ -209,8 +221,9 @@ enum RenderCommand {
       request.mapStyle = resolved.style
       warnings += resolved.style.warnings.map { "\(resolved.path): \($0)" }
     }
-    let places = try loadPlaces(arguments, filter: filter, quiet: quiet)
+    let (places, stored) = try loadPlaces(arguments, filter: filter, quiet: quiet)
     request.annotations = places.locations
+    request.places = stored
     request.user = user ?? places.user
     return request
   }
@@ -278,17 +291,17 @@ enum RenderCommand {
     return try Snapshotter.render(request)
   }
 
-  /// The places of `--locations`, else of the store, filtered.
+  /// The places of `--locations`, else of the store (read coordinates first: `StoredPlaces`), filtered.
   private static func loadPlaces(_ arguments: ParsedArguments, filter: LocationFilter, quiet: Bool)
-    throws(CLIError) -> LocationSet
+    throws(CLIError) -> (LocationSet, StoredPlaces?)
   {
     guard let path = arguments.string("locations") else {
       let storePath = StoreAccess.path(arguments)
       let onlyOverlays = arguments.isGiven("user") || arguments.isGiven("center")
-      if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return LocationSet() }
+      if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return (LocationSet(), nil) }
       let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
       do {
-        return LocationSet(locations: try store.locations(filter, order: .dateAscending))
+        return (LocationSet(), try store.places(filter))
       } catch {
         throw StoreAccess.map(error)
       }
@@ -301,7 +314,7 @@ enum RenderCommand {
     }
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
     places.locations = places.locations.filter(filter.includes)
-    return places
+    return (places, nil)
   }
 
   private static func outputFormat(_ arguments: ParsedArguments, out: String) throws -> OutputFormat {

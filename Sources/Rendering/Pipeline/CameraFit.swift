@@ -13,9 +13,15 @@ enum CameraFit {
   static let maximumBuiltinZoom = 19.0
 
   /// The camera, and a warning when raster tiles kept it from the zoom the places would fit at.
-  static func camera(for request: RenderRequest, overlays: [any MapOverlay]) throws(RenderError)
-    -> (camera: Camera, warnings: [RenderWarning])
+  /// `placesRegion` is the seed's region of the places (`Region.forAnnotations`), computed once by the caller.
+  static func camera(for request: RenderRequest, placesRegion: Region?, overlays: [any MapOverlay])
+    throws(RenderError) -> (camera: Camera, warnings: [RenderWarning])
   {
+    func camera(for request: RenderRequest, overlays: [any MapOverlay], limits: ClosedRange<Double>)
+      throws(RenderError) -> Camera
+    {
+      try CameraFit.camera(for: request, placesRegion: placesRegion, overlays: overlays, limits: limits)
+    }
     guard let tiles = request.tiles else {
       return (try camera(for: request, overlays: overlays, limits: 0...maximumBuiltinZoom), [])
     }
@@ -40,11 +46,11 @@ enum CameraFit {
   }
 
   private static func camera(
-    for request: RenderRequest, overlays: [any MapOverlay], limits: ClosedRange<Double>
+    for request: RenderRequest, placesRegion: Region?, overlays: [any MapOverlay],
+    limits: ClosedRange<Double>
   ) throws(RenderError) -> Camera {
     let snapping = snapping(for: request)
-    let coordinates = request.annotations.map(\.coordinate)
-    var region = Region.forAnnotations(coordinates, user: request.user?.coordinate)
+    var region = placesRegion
     if let spanMeters = request.spanMeters, let center = request.center ?? region?.center {
       region = Region.around(center, latitudinalMeters: spanMeters, longitudinalMeters: spanMeters)
     } else if region == nil, let center = request.center {
