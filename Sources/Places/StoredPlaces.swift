@@ -75,18 +75,35 @@ public final class StoredPlaces: AnnotationCollection, @unchecked Sendable {
 }
 
 extension LocationStore {
-  /// The places matching `filter`, with only their coordinates and dates read (in one pass over the
-  /// (latitude, longitude, date) index, which holds all three and the rowid).
-  public func places(_ filter: LocationFilter = .init()) throws(LocationStoreError) -> StoredPlaces {
+  /// The places matching `filter` (and inside `box`, edges included, across 180° where it crosses it),
+  /// with only their coordinates and dates read, in one pass over the (latitude, longitude, date) index,
+  /// which holds all three and the rowid: a box reads only its latitudes' part of it.
+  public func places(_ filter: LocationFilter = .init(), within box: GeoBox? = nil)
+    throws(LocationStoreError) -> StoredPlaces
+  {
     let query = StoreQuery(filter)
+    var whereClause = query.whereClause
+    var values = query.values
+    if let box {
+      var conditions = ["latitude BETWEEN ? AND ?"]
+      values += [.real(box.south), .real(box.north)]
+      if box.west > box.east {
+        conditions.append("(longitude >= ? OR longitude <= ?)")
+        values += [.real(box.west), .real(box.east)]
+      } else if box.west > -180 || box.east < 180 {
+        conditions.append("longitude BETWEEN ? AND ?")
+        values += [.real(box.west), .real(box.east)]
+      }
+      whereClause += (whereClause.isEmpty ? " WHERE " : " AND ") + conditions.joined(separator: " AND ")
+    }
     var rowids: [Int64] = []
     var coordinates: [Coordinate] = []
     var dates: [Double] = []
     try locked { () throws in
       let statement = try database.fresh(
-        "SELECT rowid, latitude, longitude, date FROM location" + query.whereClause)
+        "SELECT rowid, latitude, longitude, date FROM location" + whereClause)
       defer { statement.finalize() }
-      try statement.bind(query.values)
+      try statement.bind(values)
       while try statement.step() {
         rowids.append(Int64(statement.integer(0)))
         coordinates.append(Coordinate(latitude: statement.double(1), longitude: statement.double(2)))

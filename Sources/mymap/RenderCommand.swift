@@ -221,7 +221,8 @@ enum RenderCommand {
       request.mapStyle = resolved.style
       warnings += resolved.style.warnings.map { "\(resolved.path): \($0)" }
     }
-    let (places, stored) = try loadPlaces(arguments, filter: filter, quiet: quiet)
+    let (places, stored) = try loadPlaces(
+      arguments, filter: filter, within: request.fixedViewBox(), quiet: quiet)
     request.annotations = places.locations
     request.places = stored
     request.user = user ?? places.user
@@ -291,17 +292,18 @@ enum RenderCommand {
     return try Snapshotter.render(request)
   }
 
-  /// The places of `--locations`, else of the store (read coordinates first: `StoredPlaces`), filtered.
-  private static func loadPlaces(_ arguments: ParsedArguments, filter: LocationFilter, quiet: Bool)
-    throws(CLIError) -> (LocationSet, StoredPlaces?)
-  {
+  /// The places of `--locations`, else of the store (read coordinates first: `StoredPlaces`; only those in
+  /// `box`, the view of a given centre and zoom), filtered.
+  private static func loadPlaces(
+    _ arguments: ParsedArguments, filter: LocationFilter, within box: GeoBox?, quiet: Bool
+  ) throws(CLIError) -> (LocationSet, StoredPlaces?) {
     guard let path = arguments.string("locations") else {
       let storePath = StoreAccess.path(arguments)
       let onlyOverlays = arguments.isGiven("user") || arguments.isGiven("center")
       if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return (LocationSet(), nil) }
       let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
       do {
-        return (LocationSet(), try store.places(filter))
+        return (LocationSet(), try store.places(filter, within: box))
       } catch {
         throw StoreAccess.map(error)
       }

@@ -71,4 +71,14 @@ final class ClusterRenderTests: XCTestCase {
     let help = try sandbox.run(["render", "--help"])
     XCTAssertTrue(help.stdoutText.contains("--cluster auto|always|never"), help.stdoutText)
   }
+
+  func testAGivenViewReadsOnlyTheStoredPlacesInIt() throws {
+    let sandbox = try Sandbox()
+    let file = try sandbox.write(
+      crowdedCSV(count: 50) + "tokyo,35.6586,139.7454,Tokyo Tower,Landmark\n", to: "places.csv")
+    assertSucceeded(try sandbox.run(["import", file]))
+    let layout = try renderLayout(sandbox, ["--center", "48.85,2.35", "--zoom", "13", "--cluster", "never"])
+    XCTAssertEqual(layout.annotations.count, 50)
+    XCTAssertFalse(layout.ids.contains("tokyo"), "Tokyo is not on a map of Paris")
+  }
 }

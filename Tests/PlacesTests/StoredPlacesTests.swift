@@ -45,4 +45,27 @@ final class StoredPlacesTests: XCTestCase {
       "the places store failed: a place was deleted from the store while the map was being drawn; draw it again"
     )
   }
+
+  func testABoxReadsOnlyItsPlacesAcross180Too() throws {
+    let scratch = try ScratchStore()
+    let places = [
+      Location(id: "suva", latitude: -18.14, longitude: 178.44),
+      Location(id: "apia", latitude: -13.83, longitude: -171.75),
+      Location(id: "auckland", latitude: -36.85, longitude: 174.76),
+      Location(id: "paris", latitude: 48.86, longitude: 2.35),
+    ]
+    _ = try scratch.store.importLocations(places, idsWereGiven: [], dryRun: false)
+    func ids(_ box: GeoBox) throws -> Set<String> {
+      let stored = try scratch.store.places(within: box)
+      return Set(try stored.identifiers(at: Array(stored.coordinates.indices)))
+    }
+    XCTAssertEqual(try ids(GeoBox(north: 0, south: -20, west: 170, east: -170)), ["suva", "apia"])
+    XCTAssertEqual(try ids(GeoBox(north: 60, south: -40, west: 0, east: 5)), ["paris"])
+    XCTAssertEqual(try ids(GeoBox(north: 90, south: -90, west: -180, east: 180)).count, 4)
+    XCTAssertEqual(
+      try scratch.store.places(
+        LocationFilter(categories: ["Bar"]), within: GeoBox(north: 0, south: -20, west: 170, east: -170)
+      )
+      .coordinates.count, 0)
+  }
 }

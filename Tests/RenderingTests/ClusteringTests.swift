@@ -182,4 +182,26 @@ final class ClusteringTests: XCTestCase {
       XCTAssertEqual(cluster.members, (2900..<3000).reversed().map { String(format: "s%04d", $0) })
     }
   }
+
+  func testAFixedViewNamesTheBoxOfPlacesThatCanShow() throws {
+    var request = RenderKit.request([], width: 800, height: 600)
+    XCTAssertNil(request.fixedViewBox(), "a fitted map needs every place")
+    request.center = Coordinate(latitude: 48.8566, longitude: 2.3522)
+    request.zoom = 12
+    let box = try XCTUnwrap(request.fixedViewBox(margin: 0))
+    let camera = Camera(center: request.center!, zoom: 12, size: request.size)
+    XCTAssertEqual(box, camera.bounds)
+    let grown = try XCTUnwrap(request.fixedViewBox())
+    XCTAssertLessThan(grown.west, box.west)
+    XCTAssertGreaterThan(grown.north, box.north)
+    // Across 180°, and a world smaller than the image: every latitude.
+    request.center = Coordinate(latitude: -17, longitude: 179.9)
+    XCTAssertGreaterThan(try XCTUnwrap(request.fixedViewBox()).west, 0)
+    XCTAssertLessThan(try XCTUnwrap(request.fixedViewBox()).east, 0)
+    request.zoom = 0.5
+    let world = try XCTUnwrap(request.fixedViewBox())
+    XCTAssertEqual([world.north, world.south, world.west, world.east], [90, -90, -180, 180])
+    request.spanMeters = 1000
+    XCTAssertNil(request.fixedViewBox())
+  }
 }
