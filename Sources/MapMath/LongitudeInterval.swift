@@ -61,7 +61,9 @@ public struct LongitudeInterval: Hashable, Sendable {
     var greatest = [Double](repeating: -.infinity, count: count)
     for longitude in longitudes {
       let value = longitude == 180 ? -180 : normalizedLongitude(longitude)
-      let bucket = min(max(Int((value + 180) / 360 * Double(count)), 0), count - 1)
+      // Not a number: no bucket (the sorted way has no place for it either).
+      guard value.isFinite else { continue }
+      let bucket = Int(min(max((value + 180) / 360 * Double(count), 0), Double(count - 1)))
       least[bucket] = min(least[bucket], value)
       greatest[bucket] = max(greatest[bucket], value)
     }

@@ -28,6 +28,12 @@ final class LongitudeIntervalBucketTests: XCTestCase {
         "\(longitudes.count) longitudes")
     }
     XCTAssertNil(LongitudeInterval.bucketedEnclosing([]))
+    // Numbers that are not numbers have no place in the interval (and crash nothing).
+    let valid: [Double] = (0..<5000).map { Double($0 % 100) - 50 }
+    XCTAssertEqual(
+      LongitudeInterval.bucketedEnclosing(valid + [.nan, .infinity, -.infinity]),
+      LongitudeInterval.sortedEnclosing(valid))
+    XCTAssertNil(LongitudeInterval.bucketedEnclosing([.nan, .nan]))
     // More longitudes than buckets: clumped (the widest gap is found between buckets), and spread evenly
     // round the whole circle (no gap a bucket wide: the sorted way decides).
     let clumped: [Double] = (0..<100_000).map { index -> Double in

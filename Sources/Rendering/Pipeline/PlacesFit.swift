@@ -188,7 +188,8 @@ enum NorthernmostSelection {
     guard north > south else { return members }
     let scale = Double(bands) / (north - south)
     func band(_ member: Int) -> Int {
-      min(max(Int((coordinates[member].latitude - south) * scale), 0), bands - 1)
+      let offset = (coordinates[member].latitude - south) * scale
+      return offset.isFinite ? Int(min(max(offset, 0), Double(bands - 1))) : 0
     }
     var counts = [Int](repeating: 0, count: bands)
     for member in members { counts[band(member)] += 1 }
