@@ -346,7 +346,7 @@ extension LocationStore {
 
   /// The place in the statement's current row (columns in `StoreSchema.columns` order). A row whose six
   /// address columns are all NULL has no placemark.
-  private static func location(_ row: SQLiteStatement) -> Location {
+  static func location(_ row: SQLiteStatement) -> Location {
     var placemark: Placemark?
     if !(6...11).allSatisfy({ row.isNull(Int32($0)) }) {
       placemark = Placemark(

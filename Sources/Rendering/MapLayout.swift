@@ -22,6 +22,8 @@ public struct MapLayout: Hashable, Sendable {
   public var user: UserLayout?
   /// Ids of the places whose callout did not fit and was left out.
   public var droppedCallouts: [String]
+  /// The cluster markers drawn for places whose pins would have collided (empty when none).
+  public var clusters: [ClusterLayout] = []
   /// Every label the basemap drew (built-in or vector tiles), in drawing order.
   public var labels: [MapLabel] = []
   /// The legend naming the numbered places and the pin colours, when one is drawn.
@@ -81,6 +83,21 @@ public struct MapLayout: Hashable, Sendable {
     public var callout: PixelRect?
     /// The number in the pin head, which the legend names, when the place has one.
     public var number: Int? = nil
+  }
+
+  /// A cluster marker as drawn: where, how many places, and (up to `ClusterLayout.maximumListedMembers`)
+  /// which, north to south.
+  public struct ClusterLayout: Hashable, Sendable {
+    /// The most member ids listed per cluster; `count` always counts them all.
+    public static let maximumListedMembers = 100
+    public var coordinate: Coordinate
+    /// The circle's centre.
+    public var point: PixelPoint
+    /// The circle, border included.
+    public var rect: PixelRect
+    public var count: Int
+    /// The first members' ids, north to south (then west to east, then by id).
+    public var members: [String]
   }
 
   /// The user's position as drawn.
@@ -145,6 +162,19 @@ public struct MapLayout: Hashable, Sendable {
           .object(MapLayout.coordinateMembers($0.coordinate) + [.init("point", MapLayout.point($0.point))])
         } ?? .null))
     members.append(.init("droppedCallouts", .array(droppedCallouts.map { .string($0) })))
+    members.append(
+      .init(
+        "clusters",
+        .array(
+          clusters.map { cluster in
+            .object(
+              MapLayout.coordinateMembers(cluster.coordinate) + [
+                .init("point", MapLayout.point(cluster.point)),
+                .init("rect", MapLayout.rect(cluster.rect)),
+                .init("count", .number(Double(cluster.count))),
+                .init("members", .array(cluster.members.map { .string($0) })),
+              ])
+          })))
     members.append(
       .init(
         "labels",

@@ -5,6 +5,11 @@ import Tiles
 /// Everything one map needs: what to draw, how large, in which format, over which tiles, in which style.
 public struct RenderRequest {
   public var annotations: [any Annotation]
+  /// Places read in two steps (coordinates first, texts only for the pins drawn); when set, used instead
+  /// of `annotations`.
+  public var places: (any AnnotationCollection)?
+  /// Whether places whose pins would collide merge into cluster markers.
+  public var clustering = Clustering.auto
   public var user: UserPosition?
   /// Lines drawn under the pins (tracks, routes, the route through the places); the map is fitted to them
   /// as to the places.
@@ -52,6 +57,16 @@ public struct RenderRequest {
     self.annotations = annotations
     self.user = user
   }
+}
+
+/// When places merge into cluster markers (a circle with their count).
+public enum Clustering: String, Sendable, CaseIterable {
+  /// When pin heads would overlap at the fitted zoom.
+  case auto
+  /// Whenever markers would collide (pins that do not collide stay pins).
+  case always
+  /// Never: every place gets its pin.
+  case never
 }
 
 /// The finished map: the file's bytes, what was drawn where, and things the user should know.

@@ -29,8 +29,14 @@ public enum Snapshotter {
     try validate(request)
     let measuring = MeasuringContext()
     let numbering = PlaceNumbering(namedInLegend: request.showsLegend)
-    var overlays = measureOverlays(request, numbering: numbering, measuring: measuring) + extra
-    let placed = try PlateRoomFit.fitAndPlace(&overlays, for: request, numbering: numbering)
+    let others = otherOverlays(request, numbering: numbering, measuring: measuring) + extra
+    let fitted = try PlacesFit.fit(request, others: others) {
+      PlacesOverlay(
+        annotations: $0, style: request.style, showCallouts: request.showCallouts, labels: request.labels,
+        numbering: numbering, measuring: measuring)
+    }
+    var overlays = fitted.overlays
+    let placed = try PlateRoomFit.fitAndPlace(&overlays, for: request, numbering: numbering, fitted: fitted)
     let (camera, fitWarnings, claims) = (placed.camera, placed.warnings, placed.claims)
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
     clock.lap("prepare")
@@ -51,15 +57,12 @@ public enum Snapshotter {
     return result
   }
 
-  /// The measure stage: the map's overlays, in the order they are placed and, within a level, drawn.
-  private static func measureOverlays(
+  /// The measure stage for everything but the places (`PlacesFit` measures those): the overlays in the
+  /// order they are placed and, within a level, drawn.
+  private static func otherOverlays(
     _ request: RenderRequest, numbering: PlaceNumbering, measuring: MeasuringContext
   ) -> [any MapOverlay] {
-    var overlays: [any MapOverlay] = [
-      PlacesOverlay(
-        annotations: request.annotations, style: request.style, showCallouts: request.showCallouts,
-        labels: request.labels, numbering: numbering, measuring: measuring)
-    ]
+    var overlays: [any MapOverlay] = []
     if let user = request.user {
       overlays.append(UserPositionOverlay(user: user, style: request.style.userDot))
     }

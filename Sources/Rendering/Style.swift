@@ -8,6 +8,7 @@ public struct Style: Hashable, Sendable {
   public var fontFamily = "DejaVu Sans, Noto Sans CJK JP"
   public var pin = PinStyle()
   public var callout = CalloutStyle()
+  public var cluster = ClusterStyle()
   public var userDot = UserDotStyle()
   public var attribution = AttributionStyle()
   public var basemap = BasemapStyle()
@@ -37,6 +38,20 @@ public struct PinStyle: Hashable, Sendable {
     guard !categoryColors.isEmpty, let category else { return color }
     return categoryColors[category.lowercased()] ?? color
   }
+}
+
+/// A cluster of places: a filled circle with a white border and the count in white bold, as MapKit draws
+/// them; it grows gently with the count: `radius + radiusGrowth × log10(count)`.
+public struct ClusterStyle: Hashable, Sendable {
+  /// The fill; nil is the pin colour.
+  public var color: Color? = nil
+  public var borderColor = Color.white
+  public var borderWidth = 2.0
+  public var textColor = Color.white
+  public var textSize = 12.0
+  public var radius = 12.0
+  public var radiusGrowth = 2.5
+  public var shadowOpacity = 0.3
 }
 
 /// The callout bubble above a pin: bold title, secondary subtitle, the ⓘ disclosure glyph on the right.

@@ -35,6 +35,7 @@ extension Style {
       "pin.color": \.pin.color, "pin.needleColor": \.pin.needleColor,
       "callout.background": \.callout.background, "callout.titleColor": \.callout.titleColor,
       "callout.subtitleColor": \.callout.subtitleColor, "callout.disclosureColor": \.callout.disclosureColor,
+      "cluster.borderColor": \.cluster.borderColor, "cluster.textColor": \.cluster.textColor,
       "userDot.color": \.userDot.color, "userDot.ringColor": \.userDot.ringColor,
       "attribution.textColor": \.attribution.textColor, "attribution.background": \.attribution.background,
       "basemap.background": \.basemap.background, "basemap.placeholder": \.basemap.placeholder,
@@ -49,6 +50,11 @@ extension Style {
     ]
   }
 
+  /// Colours that default to another field's (null restores that).
+  static var optionalColorFields: [String: WritableKeyPath<Style, Color?>] {
+    ["cluster.color": \.cluster.color]
+  }
+
   static var numberFields: [String: WritableKeyPath<Style, Double>] {
     [
       "pin.headRadius": \.pin.headRadius, "pin.needleLength": \.pin.needleLength,
@@ -59,6 +65,9 @@ extension Style {
       "callout.verticalPadding": \.callout.verticalPadding, "callout.maxTextWidth": \.callout.maxTextWidth,
       "callout.pointerWidth": \.callout.pointerWidth, "callout.pointerHeight": \.callout.pointerHeight,
       "callout.disclosureSize": \.callout.disclosureSize, "callout.shadowOpacity": \.callout.shadowOpacity,
+      "cluster.borderWidth": \.cluster.borderWidth, "cluster.textSize": \.cluster.textSize,
+      "cluster.radius": \.cluster.radius, "cluster.radiusGrowth": \.cluster.radiusGrowth,
+      "cluster.shadowOpacity": \.cluster.shadowOpacity,
       "userDot.radius": \.userDot.radius, "userDot.ringWidth": \.userDot.ringWidth,
       "userDot.accuracyFillOpacity": \.userDot.accuracyFillOpacity,
       "userDot.accuracyStrokeOpacity": \.userDot.accuracyStrokeOpacity,
@@ -134,6 +143,16 @@ extension Style {
           path: path, field: field, expected: "a colour like \"#52D166\" or [0.32, 0.82, 0.4]")
       }
       self[keyPath: keyPath] = color
+    } else if let keyPath = Style.optionalColorFields[field] {
+      guard case .null = value else {
+        guard let color = Style.color(from: value) else {
+          throw StyleError.badValue(
+            path: path, field: field, expected: "a colour like \"#52D166\" or [0.32, 0.82, 0.4], or null")
+        }
+        self[keyPath: keyPath] = color
+        return
+      }
+      self[keyPath: keyPath] = nil
     } else if let keyPath = Style.numberFields[field] {
       // Opacities are fractions; sizes are points, and past 1000 they only make a drawing that cannot be made.
       let isOpacity = field.hasSuffix("Opacity")

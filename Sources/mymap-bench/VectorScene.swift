@@ -25,9 +25,7 @@ struct VectorScene {
 
   /// Reads `--runs N`, `--tiles PATH`, `--size WxH`, `--out PNG` (the warm-up render's image).
   mutating func read(_ arguments: ArraySlice<String>) throws {
-    var rest = arguments
-    while let option = rest.popFirst() {
-      guard let value = rest.popFirst() else { throw BenchUsage("\(option) needs a value") }
+    for (option, value) in try optionPairs(arguments) {
       switch option {
       case "--runs": runs = max(Int(value) ?? runs, 1)
       case "--tiles": tiles = value
@@ -99,4 +97,15 @@ func milliseconds(_ duration: Duration) -> Double {
 struct BenchUsage: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
+}
+
+/// A scene's `--option value` pairs, in order.
+func optionPairs(_ arguments: ArraySlice<String>) throws -> [(option: String, value: String)] {
+  var rest = arguments
+  var pairs: [(option: String, value: String)] = []
+  while let option = rest.popFirst() {
+    guard let value = rest.popFirst() else { throw BenchUsage("\(option) needs a value") }
+    pairs.append((option, value))
+  }
+  return pairs
 }

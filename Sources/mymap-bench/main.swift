@@ -1,7 +1,9 @@
 // mymap-bench: renders the benchmark scenes repeatedly from a warm tile cache and prints, per scene, the
 // median milliseconds and the peak memory. Run it as `swift run -c release mymap-bench [RUNS]`, or
 // `mymap-bench --vector [--runs N] [--tiles PMTILES] [--size WxH] [--out PNG]` for the street map over
-// vector tiles alone (what Scripts/bench-vector runs). Figures, not tests: there are no thresholds here.
+// vector tiles alone (what Scripts/bench-vector runs), or `mymap-bench --million [--runs N] [--store PATH]
+// [--out PNG]` for a store of 1,000,000 places rendered whole (clustered). Figures, not tests: there are no
+// thresholds here.
 import Foundation
 import MapMath
 import Places
@@ -20,16 +22,36 @@ let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
   .deletingLastPathComponent()
 let shared = repository.appendingPathComponent("../shared").standardizedFileURL
 let bench = shared.appendingPathComponent("bench").path
-if CommandLine.arguments.dropFirst().first == "--vector" {
-  var scene = VectorScene(repository: repository)
+/// Runs a scene of its own (the rest of this file is the default scenes), then exits: 1 on an error.
+func runAlone(_ body: () throws -> Void) -> Never {
   do {
-    try scene.read(CommandLine.arguments.dropFirst(2))
-    try scene.run()
+    try body()
     exit(0)
   } catch {
     FileHandle.standardError.write(Data("mymap-bench: \(error)\n".utf8))
     exit(1)
   }
+}
+switch CommandLine.arguments.dropFirst().first {
+case "--vector":
+  var scene = VectorScene(repository: repository)
+  runAlone {
+    try scene.read(CommandLine.arguments.dropFirst(2))
+    try scene.run()
+  }
+case "--million":
+  var scene = MillionScene(repository: repository)
+  runAlone {
+    try scene.read(CommandLine.arguments.dropFirst(2))
+    try scene.run()
+  }
+case "--make-million-store" where CommandLine.arguments.count == 4:
+  runAlone {
+    try MillionScene.makeStore(
+      path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3]) ?? 1_000_000)
+  }
+default:
+  break
 }
 let runs = CommandLine.arguments.count > 1 ? max(Int(CommandLine.arguments[1]) ?? 15, 1) : 15
 

@@ -37,11 +37,11 @@ enum MapDecorationOptions {
 
   /// The title and subtitle with their placeholders filled from the places drawn, dates in the user's
   /// locale and time zone.
-  static func title(_ arguments: ParsedArguments, places: [Location]) -> MapTitle? {
+  static func title(_ arguments: ParsedArguments, dates: [Date], count: Int) -> MapTitle? {
     let title = arguments.string("title")
     let subtitle = arguments.string("subtitle")
     guard title != nil || subtitle != nil else { return nil }
-    let fill = TitlePlaceholders(places: places)
+    let fill = TitlePlaceholders(dates: dates, count: count)
     return MapTitle(title: fill(title ?? ""), subtitle: subtitle.map(fill.callAsFunction))
   }
 
@@ -69,13 +69,12 @@ struct TitlePlaceholders {
   let to: String
   let count: String
 
-  init(places: [Location], environment: [String: String] = ProcessInfo.processInfo.environment) {
+  init(dates: [Date], count: Int, environment: [String: String] = ProcessInfo.processInfo.environment) {
     let formatter = UserLocale.dateFormatter(environment: environment)
     formatter.timeStyle = .none
-    let dates = places.compactMap(\.date)
     from = dates.min().map(formatter.string(from:)) ?? ""
     to = dates.max().map(formatter.string(from:)) ?? ""
-    count = String(places.count)
+    self.count = String(count)
   }
 
   func callAsFunction(_ text: String) -> String {

@@ -53,6 +53,12 @@ enum RenderCommand {
       .value(
         "callouts", valueName: "all|none", help: "Draw a callout for every place, or none.", default: "all"),
       .value(
+        "cluster", valueName: "auto|always|never",
+        help:
+          "Merge places whose pins would collide into a marker with their count: when pin heads would"
+          + " overlap (auto), whenever markers would collide (always), or never.",
+        default: "auto"),
+      .value(
         "padding", valueName: "PT", help: "Space between the drawn overlays and the image edge.",
         default: "20"),
       .flag(
@@ -119,10 +125,15 @@ enum RenderCommand {
       for warning in notes + result.warnings.map(\.description) { Console.warning(warning) }
       if out != "-" && Console.stderrIsTerminal {
         Console.note(
-          "wrote \(out) (\(result.layout.width)×\(result.layout.height) px, \(result.layout.annotations.count) places)"
+          "wrote \(out) (\(result.layout.width)×\(result.layout.height) px, \(drawnPlaces(result.layout)) places)"
         )
       }
     }
+  }
+
+  /// The places on the map: pins drawn alone and the places in clusters.
+  private static func drawnPlaces(_ layout: MapLayout) -> Int {
+    layout.annotations.count + layout.clusters.reduce(0) { $0 + $1.count }
   }
 
   /// A failed render in the command line's words: the exit code, and the options that would change it.
@@ -180,6 +191,7 @@ enum RenderCommand {
       request.padding = try arguments.value("padding", as: ValueParsers.nonNegativeNumber)!
       request.showCallouts = try arguments.value("callouts", as: ValueParsers.callouts)!
       try MapDecorationOptions.apply(arguments, to: &request)
+      request.clustering = try arguments.value("cluster", as: ValueParsers.clustering)!
     } catch {
       throw .usage("\(error)")
     }
@@ -225,14 +237,24 @@ enum RenderCommand {
       request.mapStyle = resolved.style
       warnings += resolved.style.warnings.map { "\(resolved.path): \($0)" }
     }
-    let places = try loadPlaces(arguments, filter: filter, quiet: quiet)
+    let (places, stored) = try loadPlaces(
+      arguments, filter: filter, within: request.fixedViewBox(), quiet: quiet)
     request.annotations = arguments.isGiven("locations") ? byDate(places.locations) : places.locations
-    request.title = MapDecorationOptions.title(arguments, places: places.locations)
+    request.places = stored
+    // Dates and coordinates in date order, for the route and the title's dates: the store's without texts.
+    let dated =
+      stored?.datedInOrder()
+      ?? request.annotations.compactMap { place in
+        (place as? Location)?.date.map { (date: $0, coordinate: place.coordinate) }
+      }
+    request.title = MapDecorationOptions.title(
+      arguments, dates: dated.map(\.date), count: stored?.count ?? request.annotations.count)
     request.user = user ?? places.user
     request.tracks = TrackDrawing.lines(
-      places: places.locations, tracks: places.tracks, route: arguments.flag("route"))
+      routeThrough: dated.map(\.coordinate), tracks: places.tracks, route: arguments.flag("route"))
     // A cron job's empty month is a map not made (exit 4), unless a region was given to draw anyway.
-    if request.annotations.isEmpty && request.tracks.isEmpty && request.user == nil && request.center == nil {
+    let placeCount = stored?.count ?? request.annotations.count
+    if placeCount == 0 && request.tracks.isEmpty && request.user == nil && request.center == nil {
       throw .incomplete(
         "nothing to draw: \(FilterOptions.emptySelection(filter)); give --center (and --span-meters) to draw"
           + " the region anyway")
@@ -323,18 +345,20 @@ enum RenderCommand {
     return try Snapshotter.render(request)
   }
 
-  /// The places of `--locations`, else of the store, filtered.
-  private static func loadPlaces(_ arguments: ParsedArguments, filter: LocationFilter, quiet: Bool)
-    throws(CLIError) -> LocationSet
-  {
+  /// The places of `--locations`, else of the store (read coordinates first: `StoredPlaces`; only those in
+  /// `box`, the view of a given centre and zoom), filtered.
+  private static func loadPlaces(
+    _ arguments: ParsedArguments, filter: LocationFilter, within box: GeoBox?, quiet: Bool
+  ) throws(CLIError) -> (LocationSet, StoredPlaces?) {
     guard let path = arguments.string("locations") else {
       let storePath = StoreAccess.path(arguments)
       let onlyOverlays = arguments.isGiven("user") || arguments.isGiven("center")
-      if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return LocationSet() }
+      if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return (LocationSet(), nil) }
       let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
       do {
-        return LocationSet(
-          locations: try store.locations(filter, order: .dateAscending), tracks: try store.tracks(filter))
+        return (
+          LocationSet(locations: [], tracks: try store.tracks(filter)), try store.places(filter, within: box)
+        )
       } catch {
         throw StoreAccess.map(error)
       }
@@ -348,7 +372,7 @@ enum RenderCommand {
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
     places.locations = places.locations.filter(filter.includes)
     places.tracks = places.tracks.filter(filter.includes)
-    return places
+    return (places, nil)
   }
 
   /// A file's places by date, undated ones last, so that numbers count a trip in order as they do for the

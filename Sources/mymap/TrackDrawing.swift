@@ -13,19 +13,13 @@ enum TrackDrawing {
       "Join the places in date order by great-circle arcs, with small chevrons for the direction (places"
       + " without a date are left out of the route).")
 
-  /// The lines to draw over the map for these places and tracks.
-  static func lines(places: [Location], tracks: [Track], route: Bool) -> [MapTrack] {
+  /// The tracks as drawn, and with `route` the line through `routeThrough` (the dated places' coordinates,
+  /// oldest first).
+  static func lines(routeThrough dated: [Coordinate], tracks: [Track], route: Bool) -> [MapTrack] {
     var lines = tracks.map { track in
       MapTrack(id: track.id, name: track.name, segments: track.segments.map { $0.map(\.coordinate) })
     }
-    if route {
-      // A stable sort: places with the same date keep the order they came in.
-      let dated = places.enumerated().compactMap { item in
-        item.element.date.map { (item.offset, $0, item.element) }
-      }
-      .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-      if let line = MapTrack.route(through: dated.map(\.2.coordinate)) { lines.append(line) }
-    }
+    if route, let line = MapTrack.route(through: dated) { lines.append(line) }
     return lines
   }
 }

@@ -97,6 +97,13 @@ enum ValueParsers {
     }
   }
 
+  static func clustering(_ text: String) throws -> Clustering {
+    guard let mode = Clustering(rawValue: text.lowercased()) else {
+      throw InvalidValue("expected auto, always or never")
+    }
+    return mode
+  }
+
   private static func decimals(_ text: String, count: ClosedRange<Int>, expected: String) throws -> [Double] {
     let parts = text.split(separator: ",", omittingEmptySubsequences: false)
     let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }

@@ -229,9 +229,14 @@ enum Inputs {
     "parque-del-retiro", "livraria-lello",
   ]
 
-  /// `render` of the example with its tiles (or `tiles`) at a small size, plus `extra`.
+  /// `render` of the example with its tiles (or `tiles`) at a small size, one pin per place (at this size
+  /// most would cluster; ClusterRenderTests covers that), plus `extra`.
   static func renderEurope(_ extra: [String], size: String = "200x150", tiles: String? = nil) -> [String] {
-    ["render", "--locations", europeTrip, "--tiles", tiles ?? europeTiles, "--size", size] + extra
+    [
+      "render", "--locations", europeTrip, "--tiles", tiles ?? europeTiles, "--size", size, "--cluster",
+      "never",
+    ]
+      + extra
   }
 
   /// Two places in California, where the example tiles have nothing beyond zoom 2.

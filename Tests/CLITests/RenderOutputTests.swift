@@ -100,8 +100,8 @@ final class RenderOutputTests: XCTestCase {
     let input = try XCTUnwrap(FileManager.default.contents(atPath: Inputs.europeTrip))
     let result = try sandbox.run(
       [
-        "render", "--locations", "-", "--tiles", Inputs.europeTiles, "--size", "200x150", "--out",
-        "stdin.png",
+        "render", "--locations", "-", "--tiles", Inputs.europeTiles, "--size", "200x150", "--cluster",
+        "never", "--out", "stdin.png",
         "--layout-json", "-", "-q",
       ],
       stdin: input)

@@ -49,8 +49,8 @@ extension Sandbox {
     _ arguments: [String], file: StaticString = #filePath, line: UInt = #line
   ) throws -> Layout {
     let result = try run(
-      ["render", "--out", "map.png", "--size", "200x150", "--callouts", "none", "--layout-json", "-"]
-        + arguments, file: file, line: line)
+      ["render", "--out", "map.png", "--size", "200x150", "--callouts", "none", "--cluster", "never"]
+        + ["--layout-json", "-"] + arguments, file: file, line: line)
     assertSucceeded(result, file: file, line: line)
     return try Layout(result.stdout, file: file, line: line)
   }

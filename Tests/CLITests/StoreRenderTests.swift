@@ -15,7 +15,7 @@ final class StoreRenderTests: XCTestCase {
     ])
 
     let result = try sandbox.run([
-      "render", "--out", "map.png", "--size", "200x150", "--layout-json", "map.json",
+      "render", "--out", "map.png", "--size", "200x150", "--cluster", "never", "--layout-json", "map.json",
     ])
     assertSucceeded(result)
     XCTAssertEqual(result.stdoutText, "")
@@ -75,7 +75,8 @@ final class StoreRenderTests: XCTestCase {
 
     func descriptions(_ arguments: [String], environment: [String: String] = [:]) throws -> [String] {
       let result = try sandbox.run(
-        ["render", "--out", "map.png", "--size", "200x150", "--layout-json", "-"] + arguments,
+        ["render", "--out", "map.png", "--size", "200x150", "--cluster", "never", "--layout-json", "-"]
+          + arguments,
         environment: environment)
       assertSucceeded(result)
       return try Layout(result.stdout).annotations.compactMap { $0["title"] as? String }
@@ -108,7 +109,10 @@ final class StoreRenderTests: XCTestCase {
     XCTAssertEqual(imported.stdoutText, "imported 2000 places (0 already in the store)\n")
 
     let render = try sandbox.start(
-      ["render", "--out", "map.png", "--size", "300x200", "--callouts", "none", "--layout-json", "map.json"])
+      [
+        "render", "--out", "map.png", "--size", "300x200", "--callouts", "none", "--cluster", "never",
+        "--layout-json", "map.json",
+      ])
     let adds = try (0..<20).map { index in
       try sandbox.start(["add", "--here", "41.\(index),-1", "-d", "Added \(index)", "-c", "Bar"])
     }

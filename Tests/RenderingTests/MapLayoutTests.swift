@@ -94,6 +94,7 @@ final class MapLayoutTests: XCTestCase {
         "droppedCallouts": [
           "apple-park"
         ],
+        "clusters": [],
         "labels": [
           {
             "text": "Cupertino",
@@ -120,7 +121,7 @@ final class MapLayoutTests: XCTestCase {
       coordinate: Coordinate(latitude: 37.3318, longitude: -122.0312), point: PixelPoint(x: 10.5, y: -0.001))
     let text = layout(user: user, tileZoom: nil).json
     XCTAssertTrue(text.contains("\"annotations\": [],\n"), text)
-    XCTAssertTrue(text.contains("\"droppedCallouts\": [],\n  \"labels\": [],\n"), text)
+    XCTAssertTrue(text.contains("\"droppedCallouts\": [],\n  \"clusters\": [],\n  \"labels\": [],\n"), text)
     XCTAssertTrue(text.contains("\"legend\": null,\n  \"plates\": [],\n  \"tracks\": []\n}"), text)
     XCTAssertTrue(text.contains("\"zoom\": null,\n"), text)
     XCTAssertTrue(
@@ -150,7 +151,7 @@ final class MapLayoutTests: XCTestCase {
       Set(root.keys),
       [
         "width", "height", "scale", "format", "camera", "bounds", "tiles", "annotations", "user",
-        "droppedCallouts", "labels", "legend", "plates", "tracks",
+        "droppedCallouts", "clusters", "labels", "legend", "plates", "tracks",
       ])
     XCTAssertEqual(root["width"] as? Int, 1600)
     XCTAssertEqual(root["height"] as? Int, 1200)

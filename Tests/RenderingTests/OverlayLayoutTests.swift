@@ -40,6 +40,8 @@ final class OverlayLayoutTests: XCTestCase {
       request.format = .svg  // the cheapest output; the layout does not depend on the format
       request.showCallouts = callouts
       request.zoomSnapping = snapping
+      // The one-pin-each layout is what these cases check (ClusteringTests checks clusters).
+      request.clustering = .never
       return request
     }
   }

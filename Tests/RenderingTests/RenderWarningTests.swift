@@ -65,6 +65,7 @@ final class RenderWarningTests: XCTestCase {
     request.tiles = try RenderKit.fixtureTiles()
     request.center = Coordinate(latitude: -22.95, longitude: -43.2)
     request.zoom = 6
+    request.clustering = .never  // twelve pins, stacked
     let result = try Snapshotter.render(request)
     let dropped = result.layout.droppedCallouts.count
     XCTAssertGreaterThan(dropped, 0)

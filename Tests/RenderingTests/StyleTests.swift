@@ -46,6 +46,7 @@ final class StyleTests: XCTestCase {
     // Field by field, so that a drift names the part that drifted.
     XCTAssertEqual(loaded.pin, Style.standard.pin)
     XCTAssertEqual(loaded.callout, Style.standard.callout)
+    XCTAssertEqual(loaded.cluster, Style.standard.cluster)
     XCTAssertEqual(loaded.userDot, Style.standard.userDot)
     XCTAssertEqual(loaded.attribution, Style.standard.attribution)
     XCTAssertEqual(loaded.basemap, Style.standard.basemap)
@@ -65,8 +66,20 @@ final class StyleTests: XCTestCase {
       }
     }
     let known = Set(Style.colorFields.keys).union(Style.numberFields.keys).union(Style.textFields.keys)
-      .union(Style.optionalTextFields.keys)
+      .union(Style.optionalTextFields.keys).union(Style.optionalColorFields.keys)
     XCTAssertEqual(names, known)
+  }
+
+  func testClusterColourFollowsThePinUnlessGiven() throws {
+    XCTAssertNil(try style(#"{"cluster": {"color": null}}"#).cluster.color)
+    XCTAssertEqual(
+      try style(##"{"cluster": {"color": "#FF0000"}}"##).cluster.color, Color(red: 1, green: 0, blue: 0))
+    XCTAssertThrowsError(try style(#"{"cluster": {"color": 3}}"#)) { error in
+      XCTAssertEqual(
+        "\(error)",
+        ##"style test.json: field "cluster.color" must be a colour like "#52D166" or [0.32, 0.82, 0.4], or null"##
+      )
+    }
   }
 
   func testAnEmptyStyleIsTheStandardStyle() throws {

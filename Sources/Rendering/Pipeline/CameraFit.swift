@@ -13,10 +13,19 @@ enum CameraFit {
   static let maximumBuiltinZoom = 19.0
 
   /// The camera, and a warning when raster tiles kept it from the zoom the places would fit at.
-  /// `room` is kept free of the places at the image's edges (the plates' room).
-  static func camera(for request: RenderRequest, overlays: [any MapOverlay], room: EdgeRoom = .none)
+  /// `placesRegion` is the seed's region of the places and tracks (`PlacesGeometry`), computed once by the
+  /// caller; `room` is kept free of the places at the image's edges (the plates' room).
+  static func camera(
+    for request: RenderRequest, placesRegion: Region?, overlays: [any MapOverlay], room: EdgeRoom = .none
+  )
     throws(RenderError) -> (camera: Camera, warnings: [RenderWarning])
   {
+    func camera(
+      for request: RenderRequest, overlays: [any MapOverlay], limits: ClosedRange<Double>, room: EdgeRoom
+    ) throws(RenderError) -> Camera {
+      try CameraFit.camera(
+        for: request, placesRegion: placesRegion, overlays: overlays, limits: limits, room: room)
+    }
     guard let tiles = request.tiles else {
       return (try camera(for: request, overlays: overlays, limits: 0...maximumBuiltinZoom, room: room), [])
     }
@@ -42,11 +51,11 @@ enum CameraFit {
   }
 
   private static func camera(
-    for request: RenderRequest, overlays: [any MapOverlay], limits: ClosedRange<Double>, room: EdgeRoom
+    for request: RenderRequest, placesRegion: Region?, overlays: [any MapOverlay],
+    limits: ClosedRange<Double>, room: EdgeRoom
   ) throws(RenderError) -> Camera {
     let snapping = snapping(for: request)
-    let coordinates = request.annotations.map(\.coordinate) + request.tracks.flatMap(\.extremes)
-    var region = Region.forAnnotations(coordinates, user: request.user?.coordinate)
+    var region = placesRegion
     if let spanMeters = request.spanMeters, let center = request.center ?? region?.center {
       region = Region.around(center, latitudinalMeters: spanMeters, longitudinalMeters: spanMeters)
     } else if region == nil, let center = request.center {

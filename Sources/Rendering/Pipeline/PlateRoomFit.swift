@@ -22,19 +22,20 @@ enum PlateRoomFit {
   /// carpet of pins leaves no corner free at any zoom that loses at most one level.
   static let maximumPlacesForRoom = 20_000
 
-  /// Fits the camera and places `overlays` on it, making room for plates as above; `numbering` is left as
-  /// the kept layout numbered the places.
+  /// Places `overlays` on the camera `fitted` found (`PlacesFit`, which kept the plates' room), making
+  /// room for plates as above; `numbering` is left as the kept layout numbered the places. Cluster markers
+  /// are made for the fitted camera alone, so a clustered map is placed as fitted.
   static func fitAndPlace(
-    _ overlays: inout [any MapOverlay], for request: RenderRequest, numbering: PlaceNumbering
+    _ overlays: inout [any MapOverlay], for request: RenderRequest, numbering: PlaceNumbering,
+    fitted: PlacesFit.Fitted
   ) throws(RenderError) -> Outcome {
     let room = overlays.reduce(EdgeRoom.none) { $0.union($1.fitRoom) }
-    let fitted = try CameraFit.camera(for: request, overlays: overlays, room: room)
     var best = Outcome(
       camera: fitted.camera, warnings: fitted.warnings,
       claims: OverlayPlacement.place(&overlays, on: fitted.camera))
     let shortfall = overlays.reduce(0) { $0 + $1.shortfall }
     let options = overlays.map(\.missingRoom)
-    guard shortfall > 0, options.contains(where: { !$0.isEmpty }),
+    guard shortfall > 0, options.contains(where: { !$0.isEmpty }), !fitted.clustered,
       request.annotations.count <= maximumPlacesForRoom
     else { return best }
     var bestOverlays = overlays
@@ -55,7 +56,8 @@ enum PlateRoomFit {
       repeat {
         let wanted = chosen.reduce(room) { $0.union($1 ?? .none) }
         trial = overlays
-        refitted = try CameraFit.camera(for: request, overlays: trial, room: wanted)
+        refitted = try CameraFit.camera(
+          for: request, placesRegion: fitted.region, overlays: trial, room: wanted)
         let held = chosen.enumerated().flatMap { owner, way in
           (way?.strips(in: request.size) ?? []).map { (owner: owner, rect: $0) }
         }
