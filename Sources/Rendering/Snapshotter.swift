@@ -33,7 +33,7 @@ public enum Snapshotter {
     let fitted = try PlacesFit.fit(request, others: others) {
       PlacesOverlay(
         annotations: $0, style: request.style, showCallouts: request.showCallouts, labels: request.labels,
-        numbering: numbering, measuring: measuring)
+        numbering: numbering, padding: CameraFit.padding(for: request), measuring: measuring)
     }
     var overlays = fitted.overlays
     let placed = try PlateRoomFit.fitAndPlace(&overlays, for: request, numbering: numbering, fitted: fitted)

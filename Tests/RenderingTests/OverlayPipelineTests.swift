@@ -35,7 +35,9 @@ private struct FitOverlay: MapOverlay {
 
   var hasOptionalParts: Bool { optional }
 
-  func partsThatDoNotFit(on camera: Camera) -> Set<Int> { optional ? [0] : [] }
+  func fitTrial(on camera: Camera, around obstacles: [PixelRect]) -> FitTrial {
+    FitTrial(dropped: optional ? [0] : [])
+  }
 
   var drawLevels: [DrawLevel] { [] }
 

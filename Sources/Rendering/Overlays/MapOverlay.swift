@@ -5,8 +5,9 @@ import MapMath
 /// A render takes every overlay through the same stages (`Snapshotter`), the overlays in the order they
 /// are listed at each step:
 /// - **fit**: the camera keeps every overlay's `fitExtents` in view. An overlay with optional parts (the
-///   callouts) is then tried on the fitted camera, and the camera is fitted again without the parts that
-///   could not be placed (`partsThatDoNotFit`).
+///   callouts) is then tried on the fitted camera around what the others reserve (`fitTrial`), and the
+///   camera is fitted again without the parts that could not be placed, and with the room taken by those
+///   placed only inside the padding.
 /// - **place**, on the final camera, in three rounds: every overlay `reserve`s what must stay free before
 ///   anything is placed (a mark fixed at its place, a plate's preferred corner); then `place`s itself
 ///   around everything claimed so far; then may `settle` elsewhere, seeing all that the others claimed.
@@ -21,8 +22,8 @@ protocol MapOverlay {
   func fitExtents(leavingOut leftOut: Set<Int>) -> [OverlayExtent]
   /// True when the fit should try the overlay on its camera and refit without what does not fit there.
   var hasOptionalParts: Bool { get }
-  /// The optional parts that could not be placed on `camera` if nothing else were on the image.
-  func partsThatDoNotFit(on camera: Camera) -> Set<Int>
+  /// The overlay's optional parts tried on `camera` around `obstacles` (what the other overlays reserve).
+  func fitTrial(on camera: Camera, around obstacles: [PixelRect]) -> FitTrial
 
   /// The first round of placement: what must stay free before anything is placed. `others` are the
   /// reservations of the overlays listed before this one.
@@ -54,7 +55,7 @@ protocol MapOverlay {
 extension MapOverlay {
   func fitExtents(leavingOut leftOut: Set<Int>) -> [OverlayExtent] { [] }
   var hasOptionalParts: Bool { false }
-  func partsThatDoNotFit(on camera: Camera) -> Set<Int> { [] }
+  func fitTrial(on camera: Camera, around obstacles: [PixelRect]) -> FitTrial { FitTrial() }
   mutating func reserve(on camera: Camera, around others: [PixelRect]) -> [PixelRect] { [] }
   mutating func place(on camera: Camera, around others: [PixelRect]) -> [PixelRect] { [] }
   mutating func settle(on camera: Camera, around others: [PixelRect]) -> [PixelRect]? { nil }
@@ -63,6 +64,14 @@ extension MapOverlay {
   var missingRoom: [EdgeRoom] { [] }
   var shortfall: Int { 0 }
   func report(to result: inout RenderResult) {}
+}
+
+/// What trying an overlay's optional parts on a camera found.
+struct FitTrial: Equatable {
+  /// The parts that could not be placed: the fit leaves them out.
+  var dropped: Set<Int> = []
+  /// The parts placed only inside the padding, with the room they took there: the fit keeps it in view.
+  var beyondPadding: [Int: OverlayExtent] = [:]
 }
 
 /// A layer of the overlays, bottom to top: every overlay at a lower level is drawn before one at a higher

@@ -2,7 +2,9 @@ import MapMath
 
 /// Measures the pins and callouts of a set of annotations and places them on a camera: callouts never
 /// overlap each other, another place's pin head, or the fixed overlays (user dot, attribution); a callout
-/// that cannot be placed is dropped and reported.
+/// that cannot be placed is dropped and reported. Callouts keep `padding` points from the image's edges
+/// where they can; a callout that finds room only inside the padding (2 points from the edges at least) is
+/// reported, so that the fit makes room for it.
 ///
 /// Everything here is in points; the camera's scale is divided out.
 final class OverlayLayout {
@@ -11,9 +13,17 @@ final class OverlayLayout {
   let annotations: [any Annotation]
   /// The callout content per annotation, nil when callouts are off.
   let callouts: [CalloutContent?]
+  /// Points between a callout and the image's edges, kept wherever a callout can be placed so.
+  let padding: Double
+  /// Points between a callout and the image's edges, always.
+  static let margin = 2.0
 
-  init(annotations: [any Annotation], style: Style, showCallouts: Bool, measuring: MeasuringContext) {
+  init(
+    annotations: [any Annotation], style: Style, showCallouts: Bool, padding: Double = 0,
+    measuring: MeasuringContext
+  ) {
     self.style = style
+    self.padding = padding
     self.pin = PinGeometry(style: style.pin)
     self.annotations = annotations
     let calloutStyle = style.callout
@@ -72,29 +82,43 @@ final class OverlayLayout {
   }
 
   /// Places the callouts on a camera. `obstacles` are fixed rectangles in points that callouts avoid.
-  func place(on camera: Camera, obstacles: [PixelRect]) -> (placed: [Placed], dropped: [Int]) {
+  /// `beyondPadding` lists the placed callouts that found room only inside the padding.
+  func place(on camera: Camera, obstacles: [PixelRect])
+    -> (placed: [Placed], dropped: [Int], beyondPadding: [Int])
+  {
     let points = annotations.map { camera.point(for: $0.coordinate) }
     var blockers = RectIndex()
     for (index, point) in points.enumerated() {
       blockers.insert(pin.headRect.offsetBy(dx: point.x, dy: point.y), owner: index)
     }
     for obstacle in obstacles { blockers.insert(obstacle, owner: -1) }
-    let margin = 2.0
-    let inner = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
-      .insetBy(dx: margin, dy: margin)
+    let image = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
+    let inner = image.insetBy(dx: OverlayLayout.margin, dy: OverlayLayout.margin)
+    // The padding as the fit keeps it (at most a quarter of the smaller side), less the half point by which
+    // the fit's whole-point alignment may move the map.
+    let inset = max(min(padding, min(image.width, image.height) / 4) - 0.5, OverlayLayout.margin)
+    let padded = image.insetBy(dx: inset, dy: inset)
     var placements: [CalloutPlacement?] = Array(repeating: nil, count: annotations.count)
     var dropped: [Int] = []
-    let image = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
+    var beyondPadding: [Int] = []
     for (index, point) in points.enumerated() {
       // A place outside the image (cropped by a given centre and zoom) has no callout to place, nor to miss.
       guard let content = callouts[index], image.contains(point) else { continue }
-      let relativeBounds = inner.offsetBy(dx: -point.x, dy: -point.y)
-      let candidates = CalloutPlacement.candidates(
-        size: content.bubbleSize, pin: pin, style: style.callout, bounds: relativeBounds)
-      let chosen = candidates.lazy.map { $0.offsetBy(dx: point.x, dy: point.y) }.first { candidate in
-        let extent = candidate.extent
-        // A point of air between neighbours so that bubbles never touch.
-        return inner.contains(extent) && !blockers.intersects(extent.insetBy(dx: -1, dy: -1), ignoring: index)
+      func firstFree(inside area: PixelRect) -> CalloutPlacement? {
+        let candidates = CalloutPlacement.candidates(
+          size: content.bubbleSize, pin: pin, style: style.callout,
+          bounds: area.offsetBy(dx: -point.x, dy: -point.y))
+        return candidates.lazy.map { $0.offsetBy(dx: point.x, dy: point.y) }.first { candidate in
+          let extent = candidate.extent
+          // A point of air between neighbours so that bubbles never touch.
+          return area.contains(extent)
+            && !blockers.intersects(extent.insetBy(dx: -1, dy: -1), ignoring: index)
+        }
+      }
+      var chosen = firstFree(inside: padded)
+      if chosen == nil && inset > OverlayLayout.margin {
+        chosen = firstFree(inside: inner)
+        if chosen != nil { beyondPadding.append(index) }
       }
       if let chosen {
         placements[index] = chosen
@@ -106,6 +130,6 @@ final class OverlayLayout {
     let placed = points.enumerated().map {
       Placed(index: $0.offset, point: $0.element, callout: placements[$0.offset])
     }
-    return (placed, dropped)
+    return (placed, dropped, beyondPadding)
   }
 }

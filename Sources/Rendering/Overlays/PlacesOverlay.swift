@@ -18,13 +18,13 @@ struct PlacesOverlay: MapOverlay {
   /// Measures the callouts (none when `showCallouts` is false or every place is numbered).
   init(
     annotations: [any Annotation], style: Style, showCallouts: Bool, labels: PlaceLabels = .callouts,
-    numbering: PlaceNumbering = PlaceNumbering(), measuring: MeasuringContext
+    numbering: PlaceNumbering = PlaceNumbering(), padding: Double = 0, measuring: MeasuringContext
   ) {
     self.labels = labels
     self.numbering = numbering
     layout = OverlayLayout(
       annotations: annotations, style: style, showCallouts: showCallouts && labels != .numbers,
-      measuring: measuring)
+      padding: padding, measuring: measuring)
     pins = PinLayer(style: style.pin)
     callouts = CalloutLayer(style: style.callout)
   }
@@ -37,13 +37,22 @@ struct PlacesOverlay: MapOverlay {
   /// as it always has).
   var hasOptionalParts: Bool { !layout.annotations.isEmpty }
 
-  func partsThatDoNotFit(on camera: Camera) -> Set<Int> {
-    Set(layout.place(on: camera, obstacles: []).dropped)
+  func fitTrial(on camera: Camera, around obstacles: [PixelRect]) -> FitTrial {
+    let (placed, dropped, beyondPadding) = layout.place(on: camera, obstacles: obstacles)
+    var trial = FitTrial(dropped: Set(dropped))
+    for index in beyondPadding {
+      guard let callout = placed[index].callout else { continue }
+      let point = placed[index].point
+      trial.beyondPadding[index] = OverlayExtent(
+        anchor: layout.annotations[index].coordinate,
+        rect: callout.extent.offsetBy(dx: -point.x, dy: -point.y))
+    }
+    return trial
   }
 
   /// Every pin and every callout placed.
   mutating func place(on camera: Camera, around others: [PixelRect]) -> [PixelRect] {
-    (placed, dropped) = layout.place(on: camera, obstacles: others)
+    (placed, dropped, _) = layout.place(on: camera, obstacles: others)
     numbering.assign(PlaceNumbering.numbered(placed, dropped: dropped, labels: labels, size: camera.size))
     var claims: [PixelRect] = []
     for item in placed {

@@ -55,4 +55,15 @@ enum OverlayPlacement {
     }
     return claims.rects
   }
+
+  /// What the overlays reserve on `camera` in the first round, reserved on copies (the overlays stay as
+  /// they are): the fit tries each overlay's optional parts around the others' reservations.
+  static func reservations(of overlays: [any MapOverlay], on camera: Camera) -> ImageClaims {
+    var claims = ImageClaims()
+    for index in overlays.indices {
+      var overlay = overlays[index]
+      claims.add(overlay.reserve(on: camera, around: claims.rects(except: index)), owner: index)
+    }
+    return claims
+  }
 }

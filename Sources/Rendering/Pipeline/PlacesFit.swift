@@ -164,7 +164,8 @@ struct PlacesGeometry {
   /// `tracks` are points the region must hold too (each track's extremes), drawn by another overlay.
   init(_ coordinates: [Coordinate], tracks: [Coordinate] = [], user: UserPosition?) {
     self.coordinates = coordinates
-    region = Region.forAnnotations(tracks.isEmpty ? coordinates : coordinates + tracks, user: user?.coordinate)
+    region = Region.forAnnotations(
+      tracks.isEmpty ? coordinates : coordinates + tracks, user: user?.coordinate)
     let reference = region.map { WebMercator.project($0.center).x } ?? 0.5
     world = coordinates.map { WebMercator.project($0).nearestCopy(to: reference) }
   }
