@@ -35,8 +35,11 @@ public struct Region: Hashable, Sendable {
   }
 
   /// The seed's "show locations" rules: no annotations, 1000 m around the user (nil without one); one,
-  /// 1000 m around it; two or more, their bounding box (the short way across 180°) with each span × 1.1.
-  public static func forAnnotations(_ coordinates: [Coordinate], user: Coordinate?) -> Region? {
+  /// 1000 m around it; two or more, their bounding box (the short way across 180°) with each span ×
+  /// `spanMargin` (the seed's 1.1; 1 when what is drawn at the places keeps them off the edges).
+  public static func forAnnotations(
+    _ coordinates: [Coordinate], user: Coordinate?, spanMargin: Double = Region.spanMargin
+  ) -> Region? {
     switch coordinates.count {
     case 0:
       return user.map { around($0) }

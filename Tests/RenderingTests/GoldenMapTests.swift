@@ -94,7 +94,7 @@ final class GoldenMapTests: XCTestCase {
       place("honolulu", 21.3069, -157.8583, "Honolulu", "Apple Store"),
       place("petropavlovsk", 53.0452, 158.6483, "Petropavlovsk-Kamchatsky", "Historic Building"),
     ]
-    let result = try render(places, size: PixelSize(width: 640, height: 720)) {
+    let result = try render(places, size: PixelSize(width: 620, height: 700)) {
       $0.zoomSnapping = .fractional
     }
     XCTAssertNotEqual(

@@ -304,9 +304,9 @@ final class OverlayLayoutTests: XCTestCase {
 
   // MARK: Helpers
 
-  /// The seed's region for the places, in image pixels.
+  /// The region the fit keeps for the places (their box), in image pixels.
   private func regionRect(_ coordinates: [Coordinate], camera: Camera) -> PixelRect {
-    let region = Region.forAnnotations(coordinates, user: nil)!
+    let region = Region.forAnnotations(coordinates, user: nil, spanMargin: 1)!
     let box = region.box
     let centre = WebMercator.project(region.center)
     let halfWidth = min(region.longitudeDelta, 360) / 360 / 2

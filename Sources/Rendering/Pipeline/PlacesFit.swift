@@ -164,8 +164,10 @@ struct PlacesGeometry {
   /// `tracks` are points the region must hold too (each track's extremes), drawn by another overlay.
   init(_ coordinates: [Coordinate], tracks: [Coordinate] = [], user: UserPosition?) {
     self.coordinates = coordinates
+    // The places' box itself, not the seed's box × 1.1: the fit keeps every pin, callout and marker, and
+    // the padding around them, in view, so the places fill the frame.
     region = Region.forAnnotations(
-      tracks.isEmpty ? coordinates : coordinates + tracks, user: user?.coordinate)
+      tracks.isEmpty ? coordinates : coordinates + tracks, user: user?.coordinate, spanMargin: 1)
     let reference = region.map { WebMercator.project($0.center).x } ?? 0.5
     world = coordinates.map { WebMercator.project($0).nearestCopy(to: reference) }
   }
