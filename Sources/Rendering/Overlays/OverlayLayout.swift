@@ -11,6 +11,9 @@ final class OverlayLayout {
   let annotations: [any Annotation]
   /// The callout content per annotation, nil when callouts are off.
   let callouts: [CalloutContent?]
+  /// Each annotation's rank in the caller's list (numbers count in it), when the annotations are in
+  /// another order (the pins left alone among clusters, north to south); nil when they are in list order.
+  var listOrder: [Int]?
 
   init(annotations: [any Annotation], style: Style, showCallouts: Bool, measuring: MeasuringContext) {
     self.style = style
