@@ -23,7 +23,15 @@ import sys
 import threading
 import time
 
-SCENES = {"one": (800, 600), "city": (1200, 800), "many": (1200, 800), "trip": (1600, 1000)}
+# Name: (places file in ../shared/bench, width, height). city-4800 is the city at 4800×3200, where memory
+# shows (issue 13: peak RSS ≤ 1.5× the floor's).
+SCENES = {
+    "one": ("one", 800, 600),
+    "city": ("city", 1200, 800),
+    "many": ("many", 1200, 800),
+    "trip": ("trip", 1600, 1000),
+    "city-4800": ("city", 4800, 3200),
+}
 TILE_VERSION = "2"
 
 
@@ -232,8 +240,8 @@ def run(args):
         port = int(server.stdout.readline())
         url = f"http://127.0.0.1:{port}/{{z}}/{{x}}/{{y}}.png"
         commands = {}
-        for scene, (width, height) in SCENES.items():
-            path = os.path.join(args.scenes, scene + ".json")
+        for scene, (places, width, height) in SCENES.items():
+            path = os.path.join(args.scenes, places + ".json")
             out = lambda who: os.path.join(outputs, f"{scene}-{who}.png")
             size = f"{width}x{height}"
             # Warm-up: mymap through the server (which keeps every tile it makes in the folder), then
@@ -292,7 +300,7 @@ def report(results, version, outputs, args):
     header = ["scene", "mymap", "py-staticmaps", "staticmap", "C floor", "mymap/py-sm", "mymap/floor"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
-    for scene, (width, height) in SCENES.items():
+    for scene, (_, width, height) in SCENES.items():
         m, p, s, f = (figure(scene, n) for n in ("mymap", "py-staticmaps", "staticmap", "floor"))
         cells = [f"{scene} {width}×{height}"] + [f"{w:.0f} ({c:.0f}) ms, {r:.0f} MB" for w, c, r in (m, p, s, f)]
         cells += [f"{m[0] / p[0]:.2f} ({m[1] / p[1]:.2f})", f"{m[0] / f[0]:.2f} ({m[1] / f[1]:.2f})"]
@@ -300,6 +308,8 @@ def report(results, version, outputs, args):
     many, city = figure("many", "mymap"), figure("city", "mymap")
     print("(ratios: wall, CPU in brackets)")
     print(f"\nmymap many/city: {many[0] / city[0]:.2f} ({many[1] / city[1]:.2f})")
+    large, floor = figure("city-4800", "mymap"), figure("city-4800", "floor")
+    print(f"city-4800 peak RSS, mymap/floor: {large[2]:.0f} / {floor[2]:.0f} MB = {large[2] / floor[2]:.2f}")
     print(f"mymap --version: {median([w for w, _ in version]):.1f} ms "
           f"({median([c for _, c in version]):.1f} ms CPU), median of {len(version)}")
     print("PNG size, mymap / the same pixels re-encoded by libpng at zlib level 6 (its encode time):")
