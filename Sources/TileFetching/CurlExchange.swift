@@ -49,9 +49,9 @@ final class CurlExchange: @unchecked Sendable {
 
   /// The response, or why there is none.
   func response(limit: Int) throws(HTTPTransportError) -> HTTPResponse {
-    let x = record.pointee
-    let announced = x.announced >= 0 ? Int(clamping: x.announced) : nil
-    switch x.outcome {
+    let ended = record.pointee
+    let announced = ended.announced >= 0 ? Int(clamping: ended.announced) : nil
+    switch ended.outcome {
     case CCURL_DONE:
       break
     case CCURL_TOO_LARGE: throw .tooLarge(announced: nil, limit: limit)
@@ -61,25 +61,26 @@ final class CurlExchange: @unchecked Sendable {
     case CCURL_CANCELLED: throw .cancelled
     case CCURL_HEADERS_TOO_LARGE: throw .connectionFailed(.badResponse)
     case CCURL_FAILED:
-      let missing = announced.map { max(0, $0 - Int(clamping: x.received_on_wire)) }
-      throw Self.transportError(curlCode: Int(x.curl_code), text: errorText(), bytesMissing: missing)
+      let missing = announced.map { max(0, $0 - Int(clamping: ended.received_on_wire)) }
+      throw Self.transportError(curlCode: Int(ended.curl_code), text: errorText(), bytesMissing: missing)
     default: throw .connectionFailed(.other("out of memory", transient: false))
     }
     let headerText =
-      x.header_text.map {
+      ended.header_text.map {
         String(
-          decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer($0), count: x.header_size), as: UTF8.self)
+          decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer($0), count: ended.header_size),
+          as: UTF8.self)
       } ?? ""
     var body = Data()
-    if let bytes = x.body, x.body_size > 0 {
+    if let bytes = ended.body, ended.body_size > 0 {
       // The body changes hands without a copy: Data frees it.
-      body = Data(bytesNoCopy: bytes, count: x.body_size, deallocator: .free)
+      body = Data(bytesNoCopy: bytes, count: ended.body_size, deallocator: .free)
       record.pointee.body = nil
       record.pointee.body_size = 0
       record.pointee.body_capacity = 0
     }
     return HTTPResponse(
-      status: x.status, headers: Self.headerFields(headerText), body: body, announcedLength: announced)
+      status: ended.status, headers: Self.headerFields(headerText), body: body, announcedLength: announced)
   }
 
   private func errorText() -> String {
