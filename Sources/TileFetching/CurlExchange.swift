@@ -27,8 +27,14 @@ final class CurlExchange: @unchecked Sendable {
     record.pointee.header_count = Int32(lines.count)
     record.pointee.body_limit = max(0, limit)
     record.pointee.header_limit = CurlTransport.maximumHeaderBytes
-    record.pointee.idle_timeout_seconds = timeout
-    record.pointee.deadline_seconds = deadline
+    // Bounded, so that C converts them to milliseconds safely whatever a caller passes (NaN included).
+    record.pointee.idle_timeout_seconds = Self.seconds(timeout)
+    record.pointee.deadline_seconds = Self.seconds(deadline)
+  }
+
+  /// `value` seconds within 1 ms … 1 day (a day for NaN).
+  static func seconds(_ value: Double) -> Double {
+    value.isNaN ? 86_400 : min(max(value, 0.001), 86_400)
   }
 
   deinit {

@@ -70,6 +70,14 @@ final class CurlTransportEdgeTests: XCTestCase {
     XCTAssertEqual(server.requests().map(\.userAgent), ["tester/1"])
   }
 
+  func testTimeoutsAreBoundedBeforeTheyReachC() {
+    XCTAssertEqual(CurlExchange.seconds(.nan), 86_400)
+    XCTAssertEqual(CurlExchange.seconds(.infinity), 86_400)
+    XCTAssertEqual(CurlExchange.seconds(1e300), 86_400)
+    XCTAssertEqual(CurlExchange.seconds(-5), 0.001)
+    XCTAssertEqual(CurlExchange.seconds(15), 15)
+  }
+
   func testAHeaderBlockIsReadIntoFieldsWithRepeatedNamesJoined() {
     let block =
       "HTTP/1.1 200 OK\r\nETag: \"a\"\r\nCache-Control: max-age=60\r\nCache-Control:  public \r\n"
