@@ -13,25 +13,50 @@ public struct CommandSpec: Equatable, Sendable {
   public let arguments: [PositionalSpec]
   /// Options and flags, in the order help lists them.
   public let options: [OptionSpec]
+  /// Command lines to copy, shown at the end of the help and in the man page.
+  public let examples: [Example]
+
+  /// One example: what it does, then the command line.
+  public struct Example: Equatable, Sendable {
+    /// What the command line does, one sentence.
+    public let purpose: String
+    /// The command line as typed, tool name included.
+    public let command: String
+
+    /// An example; `command` is shown as is.
+    public init(_ purpose: String, _ command: String) {
+      self.purpose = purpose
+      self.command = command
+    }
+  }
 
   /// Declares a command; `path` is its words separated by spaces (`"tiles fetch"`).
   public init(
     _ path: String, abstract: String, discussion: String? = nil,
-    arguments: [PositionalSpec] = [], options: [OptionSpec] = []
+    arguments: [PositionalSpec] = [], options: [OptionSpec] = [], examples: [Example] = []
   ) {
     self.path = path.split(separator: " ").map(String.init)
     self.abstract = abstract
     self.discussion = discussion
     self.arguments = arguments
     self.options = options
+    self.examples = examples
     let problems = Self.problems(path: self.path, arguments: arguments, options: options)
     precondition(problems.isEmpty, "CommandSpec '\(path)': " + problems.joined(separator: "; "))
+  }
+
+  /// The same command with these examples (kept apart from a spec that many hands edit).
+  public func with(examples: [Example]) -> CommandSpec {
+    CommandSpec(
+      name, abstract: abstract, discussion: discussion, arguments: arguments, options: options,
+      examples: examples)
   }
 
   /// The command words joined by spaces: `"tiles fetch"`.
   public var name: String { path.joined(separator: " ") }
 
-  func option(named name: String) -> OptionSpec? {
+  /// The option with this long name (without dashes), if the command declares it.
+  public func option(named name: String) -> OptionSpec? {
     options.first { $0.name == name }
   }
 

@@ -28,7 +28,7 @@ func editDistance(_ a: String, _ b: String) -> Int {
 /// A candidate that `input` is a prefix of wins when it is the only one (and `input` has at least two
 /// characters); otherwise the nearest by edit distance, within about a third of the longer length (at
 /// least one edit). Ties go to the earlier candidate, so the answer is deterministic.
-func closestMatch(to input: String, among candidates: [String]) -> String? {
+public func closestMatch(to input: String, among candidates: [String]) -> String? {
   if input.count >= 2 {
     let prefixed = candidates.filter { $0.hasPrefix(input) && $0 != input }
     if prefixed.count == 1 { return prefixed[0] }

@@ -26,7 +26,19 @@ public struct HelpFormatter: Sendable {
     let column = labelColumn(for: (argumentRows + optionRows + [helpRow]).map(\.0))
     if !argumentRows.isEmpty { sections.append(table("ARGUMENTS:", argumentRows, column: column)) }
     sections.append(table("OPTIONS:", optionRows + [helpRow], column: column))
+    if !command.examples.isEmpty { sections.append(examples(command.examples)) }
     return sections.joined(separator: "\n\n")
+  }
+
+  /// `EXAMPLES:`, each purpose wrapped, its command line below it unwrapped (it is meant to be copied).
+  private func examples(_ examples: [CommandSpec.Example]) -> String {
+    var output = ["EXAMPLES:"]
+    for (index, example) in examples.enumerated() {
+      if index > 0 { output.append("") }
+      output += lines(words(example.purpose), lead: "  ")
+      output.append("    " + example.command)
+    }
+    return output.joined(separator: "\n")
   }
 
   /// The usage line(s): `USAGE: tool command ARG [--option VALUE] [--flag]`, wrapped under the command.

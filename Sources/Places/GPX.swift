@@ -14,8 +14,8 @@ import JSON
 /// per field, named as in mymap JSON) and the `photo`. Without a mymap placemark, a Garmin address
 /// (`gpxx:WaypointExtension/gpxx:Address`) becomes the placemark: StreetAddress → thoroughfare, City →
 /// locality, State → administrativeArea, PostalCode, Country. Everything else (elevation, symbols, links,
-/// other extensions) is ignored. Tracks (`trk`) and routes (`rte`) are not places: they are counted in one
-/// warning. Errors and warnings name the line the XML parser reports for the element (for a start tag
+/// other extensions) is ignored. Tracks (`trk`) and routes (`rte`) become `Track`s (`GPXTrackReader`).
+/// Errors and warnings name the line the XML parser reports for the element (for a start tag
 /// written over several lines, the line it ends on).
 ///
 /// Writing: GPX 1.1, UTF-8, `creator="mymap"`, no timestamps but the places' dates; the id, placemark and
@@ -91,7 +91,7 @@ enum GPX {
       if let photo = location.photoPath { element("mymap:photo", photo, indent: "      ") }
       output += "    </extensions>\n  </wpt>\n"
     }
-    return output + "</gpx>\n"
+    return output + encodeTracks(set.tracks) + "</gpx>\n"
   }
 
   static func placemarkFields(_ placemark: Placemark) -> KeyValuePairs<String, String?> {
@@ -176,8 +176,7 @@ enum GPX {
     /// Open elements: namespace and local name.
     private var stack: [(namespace: String, name: String)] = []
     private var rootNamespace = ""
-    private var tracks = 0
-    private var routes = 0
+    private var trackReader = GPXTrackReader()
     private var waypoint: Waypoint?
     /// The element whose text is being read, its depth (`stack.count` inside it) and line.
     private var field: (kind: Field, depth: Int, line: Int)?
@@ -194,16 +193,7 @@ enum GPX {
     /// The line of the file the parser is at.
     private func line(_ parser: XMLParser) -> Int { parser.lineNumber + lineOffset }
 
-    func finish() -> LocationSet {
-      var parts: [String] = []
-      if tracks > 0 { parts.append(tracks == 1 ? "1 track" : "\(tracks) tracks") }
-      if routes > 0 { parts.append(routes == 1 ? "1 route" : "\(routes) routes") }
-      if !parts.isEmpty {
-        let reason = tracks + routes == 1 ? "it is not a place" : "they are not places"
-        collector.warn("skipped \(parts.joined(separator: " and ")): \(reason)")
-      }
-      return collector.finish()
-    }
+    func finish() -> LocationSet { collector.finish() }
 
     private func fail(_ error: LocationsFileError, _ parser: XMLParser) {
       guard failure == nil else { return }
@@ -237,11 +227,21 @@ enum GPX {
       case 1 where isGPX(namespace):
         switch elementName {
         case "wpt": startWaypoint(attributeDict, parser)
-        case "trk": tracks += 1
-        case "rte": routes += 1
+        case "trk": trackReader.begin(.track, line: line(parser))
+        case "rte": trackReader.begin(.route, line: line(parser))
         default: break
         }
       default:
+        if trackReader.isReading {
+          do throws(RecordProblem) {
+            try trackReader.start(
+              elementName, ours: isGPX(namespace), mymap: namespace == GPX.mymapNamespace,
+              depth: stack.count, attributes: attributeDict, collector: collector.tracks)
+          } catch {
+            fail(.invalidLine(file: file, line: line(parser), message: error.message), parser)
+          }
+          return
+        }
         guard waypoint != nil, field == nil else { return }
         if namespace == GPX.mymapNamespace && elementName == "placemark" && waypoint?.placemark == nil {
           // Present even when it holds no field, as it was written.
@@ -313,10 +313,12 @@ enum GPX {
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
       if field != nil { text += string }
+      if trackReader.field != nil { trackReader.text += string }
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
       if field != nil { text += String(decoding: CDATABlock, as: UTF8.self) }
+      if trackReader.field != nil { trackReader.text += String(decoding: CDATABlock, as: UTF8.self) }
     }
 
     func parser(
@@ -330,6 +332,17 @@ enum GPX {
           try store(field.kind, text)
         } catch {
           return fail(.invalidLine(file: file, line: field.line, message: error.message), parser)
+        }
+      }
+      if trackReader.isReading {
+        do throws(RecordProblem) {
+          if let finished = try trackReader.end(depth: stack.count - 1) {
+            try collector.tracks.add(
+              finished.track, hasOwnID: finished.hasOwnID, record: "line \(finished.line)")
+            for warning in finished.warnings { collector.warn("line \(finished.line): \(warning)") }
+          }
+        } catch {
+          return fail(.invalidLine(file: file, line: line(parser), message: error.message), parser)
         }
       }
       stack.removeLast()

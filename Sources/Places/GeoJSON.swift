@@ -1,6 +1,7 @@
 import JSON
 
-/// GeoJSON (RFC 7946) read as places: each Point feature is one place; other features are skipped.
+/// GeoJSON (RFC 7946) read as places: each Point feature is one place; each LineString and
+/// MultiLineString feature a track (`GeoJSON.readLine`); other features are skipped.
 ///
 /// Properties: `description`, else `name`, else `title` (the first non-empty one); `category`; `date`;
 /// `placemark` and `photo` as in mymap JSON. The id is the feature's `id`, else `properties.id`.
@@ -25,18 +26,29 @@ enum GeoJSON {
     }
     var skipped = 0
     var collector = RecordCollector()
+    var tracks = TrackCollector()
+    var trackWarnings: [String] = []
+    var number = 0
     try readRecords(features, noun: "feature", file: file, into: &collector) {
       value, warnings throws(RecordProblem) in
+      number += 1
+      if let (track, hasOwnID) = try readLine(value, warnings: &warnings) {
+        try tracks.add(track, hasOwnID: hasOwnID, record: "feature \(number)")
+        trackWarnings += warnings.map { "feature \(number): \($0)" }
+        return nil
+      }
       guard let record = try readFeature(value, warnings: &warnings) else {
         skipped += 1
         return nil
       }
       return record
     }
+    collector.tracks = tracks
+    for warning in trackWarnings { collector.warn(warning) }
     if skipped == 1 {
-      collector.warn("skipped 1 feature that is not a point")
+      collector.warn("skipped 1 feature that is neither a point nor a line")
     } else if skipped > 1 {
-      collector.warn("skipped \(skipped) features that are not points")
+      collector.warn("skipped \(skipped) features that are neither points nor lines")
     }
     return collector.finish()
   }

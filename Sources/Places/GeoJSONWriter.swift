@@ -1,14 +1,15 @@
 import JSON
 
 extension GeoJSON {
-  /// A FeatureCollection with one Point feature per place, in order: the id both as the feature's `id`
+  /// A FeatureCollection with one Point feature per place, in order, then one line per track
+  /// (`trackFeature`): the id both as the feature's `id`
   /// (RFC 7946) and as `properties.id` (many tools show only properties), then `description`, `category`,
   /// `date`, `placemark` and `photo` as in mymap JSON (absent optionals left out). Reading it back gives the
   /// same places. The user's position is not written (GeoJSON has no place for it).
   static func encode(_ set: LocationSet) -> JSONValue {
     .object([
       .init("type", .string("FeatureCollection")),
-      .init("features", .array(set.locations.map(feature))),
+      .init("features", .array(set.locations.map(feature) + set.tracks.map(trackFeature))),
     ])
   }
 

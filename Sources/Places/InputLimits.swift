@@ -11,7 +11,12 @@ public enum InputLimits {
   /// The longest text of one field (description, category, an address part, an id, a photo path), in
   /// UTF-8 bytes. A callout shows a line of text; this is a page of it.
   public static let maximumTextBytes = 16 << 10
-
+  /// The most points one track or route may have (a day recorded every second is under 100,000).
+  public static let maximumTrackPoints = 1_000_000
+  /// The most track and route points one file may hold, all tracks together.
+  public static let maximumTotalTrackPoints = 2_000_000
+  /// The most tracks and routes one file may hold.
+  public static let maximumTracks = 100_000
 }
 
 extension Location {

@@ -1,8 +1,11 @@
 import MapMath
 
-/// What a locations file holds: the places, the user's position if given, and what was odd but not fatal.
+/// What a locations file holds: the places, the tracks and routes, the user's position if given, and what
+/// was odd but not fatal.
 public struct LocationSet: Hashable, Sendable {
   public var locations: [Location]
+  /// GPX tracks and routes, GeoJSON lines, mymap JSON's `tracks`, in file order (ids unique in the set).
+  public var tracks: [Track] = []
   public var user: UserPosition?
   /// One line each, naming the record (`location 3: unknown category "Cafe" (kept; …)`); not saved.
   public var warnings: [String]
@@ -18,9 +21,10 @@ public struct LocationSet: Hashable, Sendable {
   /// its places).
   public init(
     locations: [Location] = [], user: UserPosition? = nil, warnings: [String] = [],
-    givenIDs: Set<String>? = nil
+    givenIDs: Set<String>? = nil, tracks: [Track] = []
   ) {
     self.locations = locations
+    self.tracks = tracks
     self.user = user
     self.warnings = warnings
     self.givenIDs = givenIDs ?? Set(locations.map(\.id))

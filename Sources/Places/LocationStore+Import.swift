@@ -14,6 +14,14 @@ extension LocationStore {
   public func importLocations(_ locations: [Location], idsWereGiven: [Bool], dryRun: Bool)
     throws(LocationStoreError) -> ImportSummary
   {
+    try Self.checkForImport(locations, idsWereGiven: idsWereGiven)
+    return try writing(commit: !dryRun) { () throws in
+      try insertLocations(locations, idsWereGiven: idsWereGiven, dryRun: dryRun)
+    }
+  }
+
+  /// Throws for flags that do not match the places, or a place the store cannot hold (naming it).
+  static func checkForImport(_ locations: [Location], idsWereGiven: [Bool]) throws(LocationStoreError) {
     guard idsWereGiven.isEmpty || idsWereGiven.count == locations.count else {
       throw LocationStoreError.failed(
         "importLocations needs one idsWereGiven flag per place (\(idsWereGiven.count) flags for"
@@ -26,44 +34,46 @@ extension LocationStore {
         throw LocationStoreError.invalidPlace("location \(index + 1): \(error.description)")
       }
     }
+  }
+
+  /// The inserts of `importLocations`, inside the caller's transaction.
+  func insertLocations(_ locations: [Location], idsWereGiven: [Bool], dryRun: Bool) throws -> ImportSummary {
     let derivedIDs = idsWereGiven.contains(false)
-    return try writing(commit: !dryRun) { () throws in
-      // The content index answers the duplicate question for derived ids, so it stays.
-      let deferred = try dropIndexesForBulkImport(
-        incoming: locations.count, keeping: derivedIDs ? ["location_content"] : [])
-      let insert = try database.cached(Self.insertSQL)
-      let sameContent = try database.cached(
-        "SELECT 1 FROM location WHERE latitude = ?1 AND longitude = ?2 AND date IS ?3"
-          + " AND description = ?4 LIMIT 1")
-      var summary = ImportSummary(added: 0, duplicates: 0)
-      for (index, location) in locations.enumerated() {
-        if !idsWereGiven.isEmpty && !idsWereGiven[index] {
-          sameContent.reset()
-          try sameContent.bind([
-            .real(location.latitude), .real(location.longitude),
-            .real(location.date?.timeIntervalSince1970), .text(location.locationDescription),
-          ])
-          if try sameContent.step() {
-            summary.duplicates += 1
-            continue
-          }
-        }
-        insert.reset()
-        try insert.bind(Self.values(location))
-        try insert.run()
-        if database.changes == 0 {
+    // The content index answers the duplicate question for derived ids, so it stays.
+    let deferred = try dropIndexesForBulkImport(
+      incoming: locations.count, keeping: derivedIDs ? ["location_content"] : [])
+    let insert = try database.cached(Self.insertSQL)
+    let sameContent = try database.cached(
+      "SELECT 1 FROM location WHERE latitude = ?1 AND longitude = ?2 AND date IS ?3"
+        + " AND description = ?4 LIMIT 1")
+    var summary = ImportSummary(added: 0, duplicates: 0)
+    for (index, location) in locations.enumerated() {
+      if !idsWereGiven.isEmpty && !idsWereGiven[index] {
+        sameContent.reset()
+        try sameContent.bind([
+          .real(location.latitude), .real(location.longitude),
+          .real(location.date?.timeIntervalSince1970), .text(location.locationDescription),
+        ])
+        if try sameContent.step() {
           summary.duplicates += 1
-        } else {
-          summary.added += 1
+          continue
         }
       }
-      sameContent.reset()
       insert.reset()
-      if !dryRun {
-        for sql in deferred { try database.execute(sql) }
+      try insert.bind(Self.values(location))
+      try insert.run()
+      if database.changes == 0 {
+        summary.duplicates += 1
+      } else {
+        summary.added += 1
       }
-      return summary
     }
+    sameContent.reset()
+    insert.reset()
+    if !dryRun {
+      for sql in deferred { try database.execute(sql) }
+    }
+    return summary
   }
 
   /// For a bulk import, drops the location table's indexes (except the primary key and `kept`) inside

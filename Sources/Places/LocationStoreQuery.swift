@@ -35,10 +35,16 @@ public struct ImportSummary: Equatable, Sendable {
   public var added: Int
   /// Places skipped because the store already had them (or an earlier place of the same import).
   public var duplicates: Int
+  /// Tracks and routes stored.
+  public var tracksAdded = 0
+  /// Tracks and routes skipped because the store already had one with the same id.
+  public var trackDuplicates = 0
 
-  public init(added: Int, duplicates: Int) {
+  public init(added: Int, duplicates: Int, tracksAdded: Int = 0, trackDuplicates: Int = 0) {
     self.added = added
     self.duplicates = duplicates
+    self.tracksAdded = tracksAdded
+    self.trackDuplicates = trackDuplicates
   }
 }
 
@@ -48,7 +54,12 @@ struct StoreQuery {
   var values: [SQLiteValue] = []
   var orderClause = ""
 
-  init(_ filter: LocationFilter, order: LocationOrder? = nil) {
+  /// `since` compares with `sinceColumn` and `until` with `untilColumn` (a track's end and start: a time
+  /// span overlaps the range).
+  init(
+    _ filter: LocationFilter, order: LocationOrder? = nil, sinceColumn: String = "date",
+    untilColumn: String = "date"
+  ) {
     var conditions: [String] = []
     var seen = Set<String>()
     let categories = filter.categories.filter { seen.insert($0.lowercased()).inserted }
@@ -65,11 +76,11 @@ struct StoreQuery {
       }
     }
     if let since = filter.since {
-      conditions.append("date >= ?")
+      conditions.append("\(sinceColumn) >= ?")
       values.append(.real(since.timeIntervalSince1970))
     }
     if let until = filter.until {
-      conditions.append("date <= ?")
+      conditions.append("\(untilColumn) <= ?")
       values.append(.real(until.timeIntervalSince1970))
     }
     if !conditions.isEmpty {

@@ -7,7 +7,7 @@ public enum LocationsFormat: String, Sendable, CaseIterable {
   case mymapJSON = "json"
   /// A GeoJSON FeatureCollection or Feature of points.
   case geoJSON = "geojson"
-  /// GPX 1.0 or 1.1: waypoints are places; tracks and routes are skipped (see `GPX`).
+  /// GPX 1.0 or 1.1: waypoints are places, tracks and routes are tracks (see `GPX`).
   case gpx
   /// Comma-separated values with a header row naming the columns (see `CSV`).
   case csv
@@ -19,13 +19,15 @@ public enum LocationsFormat: String, Sendable, CaseIterable {
   }
 
   /// The format of parsed content: an object whose `type` is `FeatureCollection` or `Feature` is GeoJSON,
-  /// an object with `locations` or `user` is mymap JSON; nil for anything else.
+  /// an object with `locations`, `tracks` or `user` is mymap JSON; nil for anything else.
   public static func detect(_ document: JSONValue) -> LocationsFormat? {
     guard case .object = document else { return nil }
     if document["type"] == .string("FeatureCollection") || document["type"] == .string("Feature") {
       return .geoJSON
     }
-    if document["locations"] != nil || document["user"] != nil { return .mymapJSON }
+    if document["locations"] != nil || document["user"] != nil || document["tracks"] != nil {
+      return .mymapJSON
+    }
     return nil
   }
 

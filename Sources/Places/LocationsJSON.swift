@@ -1,7 +1,8 @@
 import JSON
 import MapMath
 
-/// mymap's own exchange format (ARCHITECTURE.md §5): an object with an optional `user` and a `locations` array.
+/// mymap's own exchange format (ARCHITECTURE.md §5): an object with an optional `user`, a `locations` array
+/// and a `tracks` array (`LocationsJSON.readTracks`).
 enum LocationsJSON {
   static func decode(_ document: JSONValue, file: String) throws(LocationsFileError) -> LocationSet {
     guard let top = RecordFields(document) else {
@@ -16,13 +17,15 @@ enum LocationsJSON {
         throw .invalidRecord(file: file, record: "user", message: error.message)
       }
     }
-    // `"locations": null` is a mistake, not "no places": only a missing member means that.
-    guard let value = document["locations"] else { return LocationSet(user: user) }
-    guard case .array(let elements) = value else {
-      throw .invalidDocument(file: file, message: "\"locations\" must be an array, not \(value.summary)")
-    }
     var collector = RecordCollector()
-    try readRecords(elements, noun: "location", file: file, into: &collector, read: readLocation)
+    // `"locations": null` is a mistake, not "no places": only a missing member means that.
+    if let value = document["locations"] {
+      guard case .array(let elements) = value else {
+        throw .invalidDocument(file: file, message: "\"locations\" must be an array, not \(value.summary)")
+      }
+      try readRecords(elements, noun: "location", file: file, into: &collector, read: readLocation)
+    }
+    try readTracks(document, file: file, into: &collector)
     return collector.finish(user: user)
   }
 
@@ -70,6 +73,7 @@ enum LocationsJSON {
       members.append(.init("user", .object(fields)))
     }
     members.append(.init("locations", .array(set.locations.map(encode))))
+    if !set.tracks.isEmpty { members.append(.init("tracks", .array(set.tracks.map(encode)))) }
     return .object(members)
   }
 

@@ -14,6 +14,8 @@ struct RecordCollector {
   private var warnings: [String] = []
   private var givenIDs: Set<String> = []
   private var ids = IDAssigner()
+  /// The file's tracks and routes.
+  var tracks = TrackCollector()
 
   /// Adds a place read from `record` (`location 4`, `line 7`), with the warnings its fields gave. Throws
   /// when the place repeats an id the file already gave another record.
@@ -41,7 +43,10 @@ struct RecordCollector {
   /// The places with their final ids.
   mutating func finish(user: UserPosition? = nil) -> LocationSet {
     ids.finish(&locations)
-    return LocationSet(locations: locations, user: user, warnings: warnings, givenIDs: givenIDs)
+    let (tracks, warning) = self.tracks.finish()
+    if let warning { warnings.append(warning) }
+    return LocationSet(
+      locations: locations, user: user, warnings: warnings, givenIDs: givenIDs, tracks: tracks)
   }
 }
 

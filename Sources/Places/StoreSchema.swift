@@ -54,7 +54,28 @@ enum StoreSchema {
         CREATE INDEX location_category_date ON location (category, date);
         CREATE INDEX location_date ON location (date);
         CREATE INDEX location_content ON location (latitude, longitude, date);
-        """)
+        """),
+    // v2: one row per track or route. The points are one BLOB (`TrackPointsBlob`): a million points read
+    // and written as one value, not a million rows. The summary columns (dates, count, length) answer
+    // `mymap tracks` and the filters without decoding the points. The id is given or derived from the
+    // content (`Track.derivedID`), so importing a file again adds nothing.
+    StoreMigration(
+      version: 2,
+      sql: """
+        CREATE TABLE track (
+          id TEXT NOT NULL PRIMARY KEY,
+          name TEXT NOT NULL DEFAULT '',
+          kind TEXT NOT NULL DEFAULT 'track' CHECK (kind IN ('track', 'route')),
+          category TEXT NOT NULL DEFAULT 'No Category' COLLATE NOCASE,
+          description TEXT NOT NULL DEFAULT '',
+          start_date REAL,
+          end_date REAL,
+          point_count INTEGER NOT NULL,
+          length_meters REAL NOT NULL,
+          points BLOB NOT NULL
+        );
+        CREATE INDEX track_dates ON track (start_date, end_date);
+        """),
   ]
 
   /// The version this mymap writes.

@@ -14,16 +14,27 @@ public struct ImageTolerance: Hashable, Sendable {
   public var maxChannelDifference: Double
   /// The fraction of all pixels (0…1) that may differ by more than `maxChannelDifference`.
   public var maxDifferingFraction: Double
+  /// Differences counted per small block (nil: per image only). With it, a pixel differs only when no
+  /// pixel near the same place in the other image matches it, for the fraction as for the blocks.
+  public var local: LocalTolerance?
 
-  public init(maxChannelDifference: Double, maxDifferingFraction: Double) {
+  /// A tolerance; without `local` only the fraction of differing pixels in the whole image counts.
+  public init(maxChannelDifference: Double, maxDifferingFraction: Double, local: LocalTolerance? = nil) {
     self.maxChannelDifference = maxChannelDifference
     self.maxDifferingFraction = maxDifferingFraction
+    self.local = local
   }
 
   /// The default for goldens: antialiased edges drift by a few levels between Cairo, pixman and FreeType
   /// versions, and text can move a glyph edge by a pixel; 24 levels on at most 0.2 % of the pixels absorbs
   /// that, while a moved pin (16 × 40 points, 0.13 % of an 800 × 600 map, changed by far more than 24) fails.
-  public static let standard = ImageTolerance(maxChannelDifference: 24, maxDifferingFraction: 0.002)
+  /// Its blocks are those of an image at scale 1 (`standard(scale:)` for larger ones): a letter changed in a
+  /// callout fails, noise from another rasterizer build passes (`LocalTolerance.scaled`).
+  public static let standard = standard(scale: 1)
+  /// `standard` for an image drawn at `scale` pixels per point.
+  public static func standard(scale: Int) -> ImageTolerance {
+    ImageTolerance(maxChannelDifference: 24, maxDifferingFraction: 0.002, local: .scaled(scale))
+  }
   /// Every pixel must be identical.
   public static let exact = ImageTolerance(maxChannelDifference: 0, maxDifferingFraction: 0)
 }
@@ -45,6 +56,14 @@ public struct ImageComparisonResult: Sendable {
     }
   }
 
+  /// A square of pixels and how many differing pixels it holds.
+  public struct Block: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var size: Int
+    public var differingPixels: Int
+  }
+
   public let expectedWidth: Int
   public let expectedHeight: Int
   public let actualWidth: Int
@@ -56,13 +75,18 @@ public struct ImageComparisonResult: Sendable {
   public let maximumDifference: Int
   /// The smallest rectangle holding every differing pixel; nil when none differs.
   public let differenceBounds: Bounds?
+  /// Pixels above the channel tolerance before any near match is looked for (equal to
+  /// `differingPixelCount` without a `LocalTolerance`).
+  public let rawDifferingPixelCount: Int
+  /// The block holding the most differing pixels (with a `LocalTolerance`); nil when none differs.
+  public let worstBlock: Block?
   // Kept to draw the diff image on demand: the arrays are shared, not copied.
   private let expected: RasterImage
   private let actual: RasterImage
 
   fileprivate init(
     expected: RasterImage, actual: RasterImage, tolerance: ImageTolerance, differingPixelCount: Int,
-    maximumDifference: Int, differenceBounds: Bounds?
+    maximumDifference: Int, differenceBounds: Bounds?, rawDifferingPixelCount: Int, worstBlock: Block?
   ) {
     self.expected = expected
     self.actual = actual
@@ -74,6 +98,8 @@ public struct ImageComparisonResult: Sendable {
     self.differingPixelCount = differingPixelCount
     self.maximumDifference = maximumDifference
     self.differenceBounds = differenceBounds
+    self.rawDifferingPixelCount = rawDifferingPixelCount
+    self.worstBlock = worstBlock
   }
 
   public var sizesMatch: Bool { expectedWidth == actualWidth && expectedHeight == actualHeight }
@@ -89,6 +115,13 @@ public struct ImageComparisonResult: Sendable {
   /// True when the sizes match and no more than the tolerated fraction of pixels differs.
   public var passes: Bool {
     sizesMatch && Double(differingPixelCount) <= tolerance.maxDifferingFraction * Double(pixelCount)
+      && blocksPass
+  }
+
+  /// True when no block holds more differing pixels than the `LocalTolerance` allows (or there is none).
+  public var blocksPass: Bool {
+    guard let local = tolerance.local else { return true }
+    return (worstBlock?.differingPixels ?? 0) <= local.maxPixelsPerBlock
   }
 
   /// One line for a test failure or the `mymap diff` output, e.g.
@@ -103,6 +136,11 @@ public struct ImageComparisonResult: Sendable {
       + "max difference \(maximumDifference)"
     if let bounds = differenceBounds {
       text += ", in x \(bounds.minX)…\(bounds.maxX), y \(bounds.minY)…\(bounds.maxY)"
+    }
+    if let local = tolerance.local, let block = worstBlock {
+      text +=
+        "; most in one \(block.size)×\(block.size) block: \(block.differingPixels) at x \(block.x), y \(block.y)"
+        + " (\(local.maxPixelsPerBlock) allowed)"
     }
     return text
   }
@@ -120,7 +158,12 @@ public struct ImageComparisonResult: Sendable {
             let o = outputBuffer.baseAddress
           else { return }
           for offset in stride(from: 0, to: expectedBuffer.count, by: 4) {
-            if ImageComparison.distance(e + offset, a + offset) > threshold {
+            let pixel = offset / 4
+            if ImageComparison.distance(e + offset, a + offset) > threshold
+              && ImageComparison.counts(
+                e, a, x: pixel % expectedWidth, y: pixel / expectedWidth, width: expectedWidth,
+                height: expectedHeight, threshold: threshold, local: tolerance.local)
+            {
               o[offset] = 255
               o[offset + 1] = 0
               o[offset + 2] = 255
@@ -170,12 +213,15 @@ public enum ImageComparison {
     guard expected.width == actual.width, expected.height == actual.height else {
       return ImageComparisonResult(
         expected: expected, actual: actual, tolerance: tolerance, differingPixelCount: 0,
-        maximumDifference: 0,
-        differenceBounds: nil)
+        maximumDifference: 0, differenceBounds: nil, rawDifferingPixelCount: 0, worstBlock: nil)
     }
     let width = expected.width
     let threshold = threshold(tolerance)
     var count = 0
+    var raw = 0
+    var blocks = tolerance.local.map {
+      BlockCounter(width: width, height: expected.height, blockSize: $0.blockSize)
+    }
     var maximum = 0
     var minX = Int.max
     var minY = Int.max
@@ -196,7 +242,17 @@ public enum ImageComparison {
             let difference = distance(e + offset, a + offset)
             if difference > maximum { maximum = difference }
             if difference > threshold {
+              raw += 1
+              guard
+                counts(
+                  e, a, x: x, y: y, width: width, height: expected.height, threshold: threshold,
+                  local: tolerance.local)
+              else {
+                offset += 4
+                continue
+              }
               count += 1
+              blocks?.add(x: x, y: y)
               if rowFirst < 0 { rowFirst = x }
               rowLast = x
             }
@@ -215,7 +271,21 @@ public enum ImageComparison {
       count > 0 ? ImageComparisonResult.Bounds(minX: minX, minY: minY, maxX: maxX, maxY: maxY) : nil
     return ImageComparisonResult(
       expected: expected, actual: actual, tolerance: tolerance, differingPixelCount: count,
-      maximumDifference: maximum, differenceBounds: bounds)
+      maximumDifference: maximum, differenceBounds: bounds, rawDifferingPixelCount: raw,
+      worstBlock: blocks?.worst())
+  }
+
+  /// Whether a pixel over the channel tolerance counts: always without a `LocalTolerance`, else only when
+  /// neither image has a match for it near the same place in the other.
+  @inline(__always)
+  static func counts(
+    _ e: UnsafePointer<UInt8>, _ a: UnsafePointer<UInt8>, x: Int, y: Int, width: Int, height: Int,
+    threshold: Int, local: LocalTolerance?
+  ) -> Bool {
+    guard let local, local.shiftRadius > 0 else { return true }
+    let radius = local.shiftRadius
+    return distanceToNeighbourhood(e, a, x: x, y: y, width: width, height: height, radius: radius) > threshold
+      || distanceToNeighbourhood(a, e, x: x, y: y, width: width, height: height, radius: radius) > threshold
   }
 
   /// The whole distance above which a pixel differs: distances are whole numbers, so `d > t` ⇔ `d > ⌊t⌋`.

@@ -24,6 +24,25 @@ public struct MapLayout: Hashable, Sendable {
   public var droppedCallouts: [String]
   /// Every label the basemap drew (built-in or vector tiles), in drawing order.
   public var labels: [MapLabel] = []
+  /// The legend naming the numbered places and the pin colours, when one is drawn.
+  public var legend: LegendLayout? = nil
+  /// The plates drawn over the map (title, scale bar, legend), in drawing order.
+  public var plates: [PlateLayout] = []
+  /// The libraries and font files that drew the map (`RendererInfo.current`); nil leaves it out of the JSON.
+  public var renderer: RendererInfo?
+  /// Every track and route, in the order drawn.
+  public var tracks: [TrackLayout] = []
+
+  /// A track or route as drawn.
+  public struct TrackLayout: Hashable, Sendable {
+    public var id: String
+    public var name: String
+    /// The points that reached the drawing, after cutting to the image and simplifying.
+    public var pointsDrawn: Int
+    public var lengthKilometers: Double
+    /// The box of the line as drawn, casing included; nil when none of it is in the image.
+    public var rect: PixelRect?
+  }
 
   /// A basemap label as drawn.
   public struct MapLabel: Hashable, Sendable {
@@ -60,6 +79,8 @@ public struct MapLayout: Hashable, Sendable {
     public var point: PixelPoint
     public var pin: PixelRect
     public var callout: PixelRect?
+    /// The number in the pin head, which the legend names, when the place has one.
+    public var number: Int? = nil
   }
 
   /// The user's position as drawn.
@@ -114,6 +135,7 @@ public struct MapLayout: Hashable, Sendable {
                 .init("point", MapLayout.point(item.point)),
                 .init("pin", MapLayout.rect(item.pin)),
                 .init("callout", item.callout.map(MapLayout.rect) ?? .null),
+                .init("number", item.number.map { .number(Double($0)) } ?? .null),
               ])
           })))
     members.append(
@@ -133,7 +155,19 @@ public struct MapLayout: Hashable, Sendable {
               .init("rect", MapLayout.rect($0.rect)),
             ])
           })))
+    members += decorationMembers
+    members.append(.init("tracks", .array(tracks.map(MapLayout.track))))
+    if let renderer { members.append(.init("renderer", renderer.json)) }
     return JSONWriter.text(.object(members))
+  }
+
+  private static func track(_ track: TrackLayout) -> JSONValue {
+    .object([
+      .init("id", .string(track.id)), .init("name", .string(track.name)),
+      .init("pointsDrawn", .number(Double(track.pointsDrawn))),
+      .init("lengthKm", number(track.lengthKilometers, digits: 3)),
+      .init("rect", track.rect.map(rect) ?? .null),
+    ])
   }
 
   /// A number rounded to `digits` decimals (negative zero becomes zero).
@@ -154,11 +188,11 @@ public struct MapLayout: Hashable, Sendable {
     .object(coordinateMembers(coordinate))
   }
 
-  private static func point(_ point: PixelPoint) -> JSONValue {
+  static func point(_ point: PixelPoint) -> JSONValue {
     .object([.init("x", number(point.x)), .init("y", number(point.y))])
   }
 
-  private static func rect(_ rect: PixelRect) -> JSONValue {
+  static func rect(_ rect: PixelRect) -> JSONValue {
     .object([
       .init("x", number(rect.x)), .init("y", number(rect.y)), .init("width", number(rect.width)),
       .init("height", number(rect.height)),

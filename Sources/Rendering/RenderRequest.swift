@@ -6,6 +6,9 @@ import Tiles
 public struct RenderRequest {
   public var annotations: [any Annotation]
   public var user: UserPosition?
+  /// Lines drawn under the pins (tracks, routes, the route through the places); the map is fitted to them
+  /// as to the places.
+  public var tracks: [MapTrack] = []
   /// Image size in points; the image has `size × scale` pixels.
   public var size = PixelSize(width: 800, height: 600)
   public var scale = 1.0
@@ -19,6 +22,18 @@ public struct RenderRequest {
   public var basemap: (any BasemapSource)?
   public var style = Style.standard
   public var showCallouts = true
+  /// How the places are named: callouts, numbers in the pins with a legend, or callouts where they fit and
+  /// numbers for the rest.
+  public var labels = PlaceLabels.callouts
+  /// Draw the legend (numbered places, and the categories when the style colours pins by them).
+  public var showsLegend = true
+  /// The legend's last line when it has no room for `n` more numbered places, in the reader's language.
+  public var legendMoreText: (Int) -> String = { "… and \($0) more" }
+  /// The plate at the top, as given (placeholders already filled); nil draws none.
+  public var title: MapTitle?
+  /// A scale bar in these units, in a free corner; nil draws none. It is left out of a map whose scale
+  /// changes more than fourfold from its edge nearest the equator to the edge nearest a pole.
+  public var scaleBar: ScaleBarUnits?
   /// Empty points kept between the drawn overlays and the image's edges.
   public var padding = 20.0
   /// Whole or any zooms; nil chooses: whole zooms for raster tiles (drawn 1:1, crisp), any zoom for vector

@@ -7,8 +7,16 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
   /// `count` of `total` callouts could not be placed; their places keep their pins (the layout names them
   /// in `droppedCallouts`).
   case calloutsLeftOut(count: Int, total: Int)
-  /// Characters of titles and subtitles that no installed font can draw.
-  case glyphsMissing(count: Int)
+  /// `count` callouts could not be placed; their places are numbered in their pins, and named in the
+  /// legend when there is one (else only in the layout).
+  case calloutsNumbered(count: Int, inLegend: Bool)
+  /// More than `maximum` places would be numbered: none is (their pins stay unnamed).
+  case tooManyToNumber(maximum: Int)
+  /// The legend names `shown` of the `total` numbered places: the image has no room for more rows.
+  case legendShortened(shown: Int, total: Int)
+  /// Characters of titles and subtitles that no installed font can draw, and the font packages that would
+  /// likely draw them (from the scripts of the texts with boxes; empty when none is known).
+  case glyphsMissing(count: Int, fonts: [FontPackage])
   /// `count` of the `needed` tiles are not in the tile source; drawn as placeholders.
   case tilesMissing(count: Int, needed: Int, source: String)
   /// A tile the source has that cannot be drawn; drawn as a placeholder. The first few are named one by one.
@@ -35,10 +43,20 @@ public enum RenderWarning: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .calloutsLeftOut(let count, let total):
       return "\(count) of \(total) callouts did not fit and were left out (their places keep their pins)"
-    case .glyphsMissing(let count):
+    case .calloutsNumbered(let count, let inLegend):
+      return "\(count) callouts did not fit; their places are numbered"
+        + (inLegend ? " and named in the legend" : " (the layout names the numbers)")
+    case .tooManyToNumber(let maximum):
+      return "more than \(maximum) places would need a number: none is numbered (their pins stay unnamed)"
+    case .legendShortened(let shown, let total):
       return
-        "\(count) characters in titles have no font to draw them (install fonts-noto-cjk or another font that"
-        + " covers them)"
+        "the legend names \(shown) of the \(total) numbered places (the image has no room for more rows);"
+        + " the layout lists every number"
+    case .glyphsMissing(let count, let fonts):
+      let cure =
+        fonts.isEmpty
+        ? "install a font that covers them" : "install " + fonts.map(\.rawValue).joined(separator: " and ")
+      return "\(count) characters in titles have no font to draw them (\(cure))"
     case .tilesMissing(let count, let needed, let source):
       return "\(count) of \(needed) tiles are not in \(source); drawn as placeholders"
     case .tileUndrawable(let failure, let source):

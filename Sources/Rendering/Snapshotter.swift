@@ -28,9 +28,10 @@ public enum Snapshotter {
     var clock = PhaseClock()
     try validate(request)
     let measuring = MeasuringContext()
-    var overlays = measureOverlays(request, measuring: measuring) + extra
-    let (camera, fitWarnings) = try CameraFit.camera(for: request, overlays: overlays)
-    let claims = OverlayPlacement.place(&overlays, on: camera)
+    let numbering = PlaceNumbering(namedInLegend: request.showsLegend)
+    var overlays = measureOverlays(request, numbering: numbering, measuring: measuring) + extra
+    let placed = try PlateRoomFit.fitAndPlace(&overlays, for: request, numbering: numbering)
+    let (camera, fitWarnings, claims) = (placed.camera, placed.warnings, placed.claims)
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
     clock.lap("prepare")
     let basemap = try Basemap.load(
@@ -51,13 +52,13 @@ public enum Snapshotter {
   }
 
   /// The measure stage: the map's overlays, in the order they are placed and, within a level, drawn.
-  private static func measureOverlays(_ request: RenderRequest, measuring: MeasuringContext)
-    -> [any MapOverlay]
-  {
+  private static func measureOverlays(
+    _ request: RenderRequest, numbering: PlaceNumbering, measuring: MeasuringContext
+  ) -> [any MapOverlay] {
     var overlays: [any MapOverlay] = [
       PlacesOverlay(
         annotations: request.annotations, style: request.style, showCallouts: request.showCallouts,
-        measuring: measuring)
+        labels: request.labels, numbering: numbering, measuring: measuring)
     ]
     if let user = request.user {
       overlays.append(UserPositionOverlay(user: user, style: request.style.userDot))
@@ -65,6 +66,10 @@ public enum Snapshotter {
     if let attribution = AttributionPlate.overlay(for: request, measuring: measuring) {
       overlays.append(attribution)
     }
+    if !request.tracks.isEmpty {
+      overlays.append(TrackOverlay(tracks: request.tracks, style: request.style.track))
+    }
+    overlays += decorations(request, numbering: numbering, measuring: measuring)
     return overlays
   }
 

@@ -11,6 +11,7 @@ public struct Style: Hashable, Sendable {
   public var userDot = UserDotStyle()
   public var attribution = AttributionStyle()
   public var basemap = BasemapStyle()
+  public var track = TrackStyle()
 
   public init() {}
 
@@ -27,6 +28,15 @@ public struct PinStyle: Hashable, Sendable {
   public var needleWidth = 2.0
   public var needleColor = Color(red: 0.55, green: 0.57, blue: 0.60)
   public var shadowOpacity = 0.35
+  /// Head colours by category (the annotation's subtitle), keyed in lower case: the store compares
+  /// categories without case. A category not listed keeps `color`.
+  public var categoryColors: [String: Color] = [:]
+
+  /// The head colour of a place in `category`.
+  public func color(forCategory category: String?) -> Color {
+    guard !categoryColors.isEmpty, let category else { return color }
+    return categoryColors[category.lowercased()] ?? color
+  }
 }
 
 /// The callout bubble above a pin: bold title, secondary subtitle, the ⓘ disclosure glyph on the right.

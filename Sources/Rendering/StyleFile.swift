@@ -44,6 +44,8 @@ extension Style {
       "basemap.stateBorder": \.basemap.stateBorder, "basemap.countryLabel": \.basemap.countryLabel,
       "basemap.cityLabel": \.basemap.cityLabel, "basemap.labelHalo": \.basemap.labelHalo,
       "basemap.cityDot": \.basemap.cityDot,
+      "track.color": \.track.color, "track.casingColor": \.track.casingColor,
+      "track.routeColor": \.track.routeColor, "track.chevronColor": \.track.chevronColor,
     ]
   }
 
@@ -68,6 +70,8 @@ extension Style {
       "basemap.countryLabelSize": \.basemap.countryLabelSize,
       "basemap.cityLabelSize": \.basemap.cityLabelSize, "basemap.cityDotRadius": \.basemap.cityDotRadius,
       "basemap.labelHaloWidth": \.basemap.labelHaloWidth,
+      "track.width": \.track.width, "track.casingWidth": \.track.casingWidth,
+      "track.routeWidth": \.track.routeWidth, "track.chevronSpacing": \.track.chevronSpacing,
     ]
   }
 
@@ -122,7 +126,9 @@ extension Style {
   }
 
   private mutating func apply(field: String, value: JSONValue, path: String) throws {
-    if let keyPath = Style.colorFields[field] {
+    if field == Style.categoryColorsField {
+      pin.categoryColors = try Style.categoryColors(from: value, path: path)
+    } else if let keyPath = Style.colorFields[field] {
       guard let color = Style.color(from: value) else {
         throw StyleError.badValue(
           path: path, field: field, expected: "a colour like \"#52D166\" or [0.32, 0.82, 0.4]")
@@ -158,9 +164,51 @@ extension Style {
     guard case .object(let members) = value else { return [(prefix, value)] }
     return members.flatMap { member -> [(name: String, value: JSONValue)] in
       let name = prefix.isEmpty ? member.name : prefix + "." + member.name
-      if case .object = member.value { return flatten(member.value, prefix: name) }
+      // A map's keys are category names, which may hold dots: kept whole.
+      if case .object = member.value, name != categoryColorsField {
+        return flatten(member.value, prefix: name)
+      }
       return [(name, member.value)]
     }
+  }
+
+  /// The field that maps categories to pin colours.
+  static let categoryColorsField = "pin.categoryColors"
+  /// The most categories a style may colour (the app has eleven).
+  static let maximumCategoryColors = 256
+
+  /// `{"Bar": "#E4572E", …}`: each category once (case does not matter), each a colour.
+  private static func categoryColors(from value: JSONValue, path: String) throws -> [String: Color] {
+    guard case .object(let members) = value else {
+      throw StyleError.badValue(
+        path: path, field: categoryColorsField, expected: "an object mapping category names to colours")
+    }
+    guard members.count <= maximumCategoryColors else {
+      throw StyleError.badValue(
+        path: path, field: categoryColorsField,
+        expected: "at most \(maximumCategoryColors) categories (it has \(members.count))")
+    }
+    var colors: [String: Color] = [:]
+    for member in members {
+      let name = JSONWriter.quotedExcerpt(member.name)
+      let key = member.name.lowercased()
+      guard !key.isEmpty else {
+        throw StyleError.badValue(
+          path: path, field: categoryColorsField, expected: "keyed by category names (one is empty)")
+      }
+      guard colors[key] == nil else {
+        throw StyleError.badValue(
+          path: path, field: categoryColorsField,
+          expected: "keyed by each category once, in any case (\(name) is there twice)")
+      }
+      guard let color = Style.color(from: member.value) else {
+        throw StyleError.badValue(
+          path: path, field: categoryColorsField,
+          expected: "an object of colours like \"#52D166\" or [0.32, 0.82, 0.4] (that of \(name) is not one)")
+      }
+      colors[key] = color
+    }
+    return colors
   }
 
   private static func color(from value: JSONValue) -> Color? {

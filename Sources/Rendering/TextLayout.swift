@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import MapMath
 
 /// A font: a Pango family list, a size in points and a weight.
@@ -20,6 +21,8 @@ final class TextLayout {
   let baseline: Double
   /// Characters no installed font could draw (they would show as boxes).
   let unknownGlyphs: Int
+  /// The font packages that would likely draw them (empty when nothing is missing).
+  let missingFonts: Set<FontPackage>
   /// From the layout's origin to the top-left of its logical extents (non-zero for right-aligned text).
   private let offset: PixelPoint
 
@@ -57,6 +60,7 @@ final class TextLayout {
     size = PixelSize(width: Double(logical.width) / scale, height: Double(logical.height) / scale)
     baseline = Double(pango_layout_get_baseline(layout)) / scale
     unknownGlyphs = Int(pango_layout_get_unknown_glyphs_count(layout))
+    missingFonts = unknownGlyphs > 0 ? FontPackage.candidates(for: single) : []
   }
 
   /// No font sets more than a few characters per em, so past `maxWidth` only a bounded start of a text can
@@ -97,11 +101,24 @@ final class TextLayout {
   static let pangoScale: Int32 = 1024
 
   /// Hinting off, greyscale antialiasing: identical metrics at every scale. Created once, never changed.
+  /// `$MYMAP_FONT_RASTER` (`hint=slight|full`, `antialias=none|subpixel`, comma-separated) changes how glyphs
+  /// are rasterized, never their metrics: the image comparison's tests use it to stand in for another
+  /// FreeType or hinting build.
   nonisolated(unsafe) static let fontOptions: OpaquePointer = {
     let options = cairo_font_options_create()!
     cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
     cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
     cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+    let raster = ProcessInfo.processInfo.environment["MYMAP_FONT_RASTER"] ?? ""
+    for setting in raster.split(separator: ",") {
+      switch setting {
+      case "hint=slight": cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
+      case "hint=full": cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_FULL)
+      case "antialias=none": cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_NONE)
+      case "antialias=subpixel": cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_SUBPIXEL)
+      default: break
+      }
+    }
     return options
   }()
 }

@@ -164,14 +164,5 @@ public struct CachedServerTiles: TileSource {
 
 /// The attribution well-known tile servers require, found from a template's host; nil for others.
 public func knownAttribution(for template: TileURLTemplate) -> String? {
-  let host = template.host
-  let osm = "© OpenStreetMap contributors"
-  let known: [(suffix: String, attribution: String)] = [
-    ("tile.openstreetmap.org", osm),
-    ("tile.openstreetmap.fr", osm + ", tiles: OpenStreetMap France"),
-    ("opentopomap.org", osm + ", SRTM | style: © OpenTopoMap (CC-BY-SA)"),
-    ("basemaps.cartocdn.com", osm + " © CARTO"),
-    ("tile.thunderforest.com", "Maps © Thunderforest, Data " + osm),
-  ]
-  return known.first { host == $0.suffix || host.hasSuffix("." + $0.suffix) }?.attribution
+  KnownTileCredits.credit(forHost: template.host)
 }

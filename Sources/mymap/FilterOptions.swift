@@ -7,17 +7,20 @@ import Places
 enum FilterOptions {
   static let options: [OptionSpec] = [
     .value(
-      "category", valueName: "NAME", help: "Only places in this category (repeat for several).",
+      "category", valueName: "NAME", help: "Only places and tracks in this category (repeat for several).",
       repeatable: true),
     .value(
       "since", valueName: "DATE",
-      help: "Only places saved on or after this date (ISO 8601; without a zone, in TZ's time zone)."),
+      help:
+        "Only places saved and tracks recorded on or after this date (ISO 8601; without a zone, in TZ's time"
+        + " zone)."),
     .value(
       "until", valueName: "DATE",
       help:
-        "Only places saved on or before this date, inclusive: a plain day (2026-11-30) takes in all of it."),
-    .value("month", valueName: "YYYY-MM", help: "Only places saved in this month (in TZ's time zone)."),
-    .value("year", valueName: "YYYY", help: "Only places saved in this year (in TZ's time zone)."),
+        "Only places saved and tracks recorded on or before this date, inclusive: a plain day (2026-11-30)"
+        + " takes in all of it."),
+    .value("month", valueName: "YYYY-MM", help: "Only places and tracks of this month (in TZ's time zone)."),
+    .value("year", valueName: "YYYY", help: "Only places and tracks of this year (in TZ's time zone)."),
   ]
 
   /// The filter the options ask for; a bad date, or two ways of giving the dates at once, is a usage error.

@@ -4,8 +4,8 @@ import TileFetching
 import Tiles
 
 /// The single line on the terminal that shows how a tile download goes, redrawn in place at most ten times
-/// a second. Made only when standard error is a terminal and --quiet is not given, so that cron jobs and
-/// pipes see nothing but errors. The download reports from several tasks: the state lives in a `Mutex`.
+/// a second. Made only when standard error is a terminal that can redraw a line (not `TERM=dumb`, e.g. an
+/// editor's shell) and --quiet is not given, so that cron jobs and pipes see nothing but errors. The download reports from several tasks: the state lives in a `Mutex`.
 final class ProgressLine: Sendable {
   private struct State {
     var lastDraw: UInt64 = 0
@@ -17,7 +17,9 @@ final class ProgressLine: Sendable {
 
   /// Nil when nothing should be shown.
   init?(quiet: Bool) {
-    guard !quiet, Console.stderrIsTerminal else { return nil }
+    guard !quiet, Console.stderrIsTerminal, ProcessInfo.processInfo.environment["TERM"] != "dumb" else {
+      return nil
+    }
   }
 
   func update(_ progress: TileDownloadProgress) {

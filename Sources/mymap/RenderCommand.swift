@@ -29,7 +29,9 @@ enum RenderCommand {
       .value("scale", valueName: "N", help: "Pixels per point: 1, 2 or 3.", default: "1"),
       .value(
         "locations", short: "l", valueName: "FILE",
-        help: "Places to draw from a file (JSON, GeoJSON, GPX, CSV; - for stdin) instead of the store."),
+        help:
+          "Places and tracks to draw from a file (JSON, GeoJSON, GPX, CSV; - for stdin) instead of the store."
+      ),
       .value(
         "user", valueName: "LAT,LON[,ACC]",
         help: "The user's position (blue dot), with its accuracy in metres."),
@@ -43,8 +45,8 @@ enum RenderCommand {
           "Basemap: a {z}/{x}/{y}.png tile folder, an .mbtiles or .pmtiles file of images or of vector"
           + " tiles (a street map drawn with a MapLibre style, see --map-style), a tile server's URL template"
           + " like https://tile.openstreetmap.org/{z}/{x}/{y}.png, or ending in .pbf or .mvt for vector tiles"
-          + " (tiles are fetched into the tile cache, see 'mymap help tiles fetch'), or builtin (the default:"
-          + " the built-in vector basemap)."),
+          + " (tiles are fetched into the tile cache, see 'mymap help tiles fetch'), builtin (the default:"
+          + " the built-in vector basemap), or none (the style's plain background)."),
       .value(
         "style", valueName: "NAME|FILE", help: "A style from Styles/ or a style JSON file.",
         default: "default"),
@@ -66,13 +68,19 @@ enum RenderCommand {
         "layout-json", valueName: "PATH",
         help: "Also write where everything was drawn, as JSON (- for standard output)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
-    ] + FilterOptions.options + [StoreAccess.option, MapStyleResolver.option] + TileServerAccess.options)
+      TrackDrawing.routeOption,
+    ] + MapDecorationOptions.options + FilterOptions.options + [StoreAccess.option, MapStyleResolver.option]
+      + TileServerAccess.options)
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
     let out = arguments.string("out")!
     let layoutPath = arguments.string("layout-json")
     if out == "-" && layoutPath == "-" {
       throw .usage("--out - and --layout-json - cannot both write to standard output")
+    }
+    if out == "-" && isatty(STDOUT_FILENO) == 1 {
+      throw .usage(
+        "not writing an image to a terminal; redirect standard output (--out - > map.png) or give --out FILE")
     }
     // Checked before any work: an output that is an input would destroy it (`--out` = the store).
     let targets = try OutputFile.targets(
@@ -95,7 +103,9 @@ enum RenderCommand {
     if layoutPath != nil {
       let layout: OutputFile
       do {
-        layout = try OutputFile.stage(Array(result.layout.json.utf8), to: targets[1])
+        var written = result.layout
+        written.renderer = RendererInfo.current(fontFamily: request.style.fontFamily)
+        layout = try OutputFile.stage(Array(written.json.utf8), to: targets[1])
       } catch {
         map.discard()
         throw error
@@ -142,7 +152,9 @@ enum RenderCommand {
     } else {
       inputs.append(ProtectedInput(path: StoreAccess.path(arguments), role: "the places store"))
     }
-    if let tiles = arguments.string("tiles"), !TileServerAccess.isTemplate(tiles) {
+    if let tiles = arguments.string("tiles"), !TileServerAccess.isTemplate(tiles),
+      tiles != BuiltinBasemap.none
+    {
       inputs.append(ProtectedInput(path: tiles, role: "the tile source"))
     }
     inputs.append(ProtectedInput(path: arguments.string("style")!, role: "the style file"))
@@ -167,6 +179,7 @@ enum RenderCommand {
       request.spanMeters = try arguments.value("span-meters", as: ValueParsers.positiveNumber)
       request.padding = try arguments.value("padding", as: ValueParsers.nonNegativeNumber)!
       request.showCallouts = try arguments.value("callouts", as: ValueParsers.callouts)!
+      try MapDecorationOptions.apply(arguments, to: &request)
     } catch {
       throw .usage("\(error)")
     }
@@ -188,17 +201,19 @@ enum RenderCommand {
       request.tiles = try remoteSource(
         tiles, arguments: arguments, scale: request.scale, style: request.style, progress: progress,
         warnings: &warnings)
+    } else if (tilesOption ?? request.style.basemap.tiles) == BuiltinBasemap.none {
+      // No basemap, only when asked: the style's plain background.
     } else if let tiles = tilesOption ?? request.style.basemap.tiles, tiles != BuiltinBasemap.name {
+      let source: any TileSource
       do {
-        request.tiles = try openTileSource(at: tiles)
+        source = try openTileSource(at: tiles)
       } catch {
         throw .badInput("\(error)")
       }
+      request.tiles = source
+      creditLocalTiles(source, path: tiles, arguments: arguments, request: &request, warnings: &warnings)
     } else {
-      // The built-in basemap: asked for by name it must be there; as the default, a plain background
-      // stands in for it.
-      request.basemap = try BuiltinBasemap.open(
-        required: tilesOption == BuiltinBasemap.name, warnings: &warnings)
+      request.basemap = try BuiltinBasemap.open()
     }
     if request.tiles?.content == .vector {
       let resolved: (style: MapStyle, path: String)
@@ -211,15 +226,38 @@ enum RenderCommand {
       warnings += resolved.style.warnings.map { "\(resolved.path): \($0)" }
     }
     let places = try loadPlaces(arguments, filter: filter, quiet: quiet)
-    request.annotations = places.locations
+    request.annotations = arguments.isGiven("locations") ? byDate(places.locations) : places.locations
+    request.title = MapDecorationOptions.title(arguments, places: places.locations)
     request.user = user ?? places.user
+    request.tracks = TrackDrawing.lines(
+      places: places.locations, tracks: places.tracks, route: arguments.flag("route"))
     // A cron job's empty month is a map not made (exit 4), unless a region was given to draw anyway.
-    if request.annotations.isEmpty && request.user == nil && request.center == nil {
+    if request.annotations.isEmpty && request.tracks.isEmpty && request.user == nil && request.center == nil {
       throw .incomplete(
         "nothing to draw: \(FilterOptions.emptySelection(filter)); give --center (and --span-meters) to draw"
           + " the region anyway")
     }
     return request
+  }
+
+  /// The credit of local tiles: --attribution, else the style's, else what the source's metadata says, else
+  /// the known credit of the server a folder is named after; a map left without one is said so, since
+  /// most tile providers require a credit on every map.
+  private static func creditLocalTiles(
+    _ source: any TileSource, path: String, arguments: ParsedArguments, request: inout RenderRequest,
+    warnings: inout [String]
+  ) {
+    if let given = arguments.string("attribution") {
+      request.style.basemap.attribution = given
+    } else if request.style.basemap.attribution == nil && source.attribution == nil {
+      if let known = KnownTileCredits.credit(forFolderAt: path) {
+        request.style.basemap.attribution = known
+      } else {
+        warnings.append(
+          "\(path) names no credit for its tiles (no attribution in its metadata), so the map carries none:"
+            + " give one with --attribution TEXT")
+      }
+    }
   }
 
   /// Tiles from a tile server through the tile cache: fetched as the map needs them; with --offline only
@@ -295,7 +333,8 @@ enum RenderCommand {
       if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return LocationSet() }
       let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
       do {
-        return LocationSet(locations: try store.locations(filter, order: .dateAscending))
+        return LocationSet(
+          locations: try store.locations(filter, order: .dateAscending), tracks: try store.tracks(filter))
       } catch {
         throw StoreAccess.map(error)
       }
@@ -308,7 +347,18 @@ enum RenderCommand {
     }
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
     places.locations = places.locations.filter(filter.includes)
+    places.tracks = places.tracks.filter(filter.includes)
     return places
+  }
+
+  /// A file's places by date, undated ones last, so that numbers count a trip in order as they do for the
+  /// store (which reads them by date); places of the same date keep the file's order.
+  private static func byDate(_ locations: [Location]) -> [Location] {
+    locations.enumerated().sorted { a, b in
+      let first = a.element.date ?? .distantFuture
+      let second = b.element.date ?? .distantFuture
+      return first != second ? first < second : a.offset < b.offset
+    }.map(\.element)
   }
 
   private static func outputFormat(_ arguments: ParsedArguments, out: String) throws -> OutputFormat {

@@ -26,6 +26,15 @@ enum StoreAccess {
     }
     do {
       return try LocationStore(path: path, create: create, access: access)
+    } catch .needsUpgrade where access == .readOnly {
+      // A store of an older mymap (before tracks): bring it up to date once where it can be written, then
+      // read it as asked.
+      do {
+        _ = try LocationStore(path: path, create: false, access: .readWrite)
+        return try LocationStore(path: path, create: false, access: access)
+      } catch {
+        throw map(error)
+      }
     } catch {
       throw map(error)
     }

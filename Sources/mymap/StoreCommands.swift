@@ -63,20 +63,45 @@ enum EditCommand {
 /// `mymap delete ID…`: all or nothing.
 enum DeleteCommand {
   static let spec = CommandSpec(
-    "delete", abstract: "Delete saved places (all of them, or none when an id is unknown).",
-    arguments: [.variadic("ID", help: "Ids of the places (or their first characters).")],
+    "delete", abstract: "Delete saved places and tracks (all of them, or none when an id is unknown).",
+    arguments: [.variadic("ID", help: "Ids of the places or tracks (or their first characters).")],
     options: [StoreAccess.option])
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
     let store = try StoreAccess.open(arguments, create: false)
     do {
-      let ids = try arguments.positionals("ID").map { text throws(LocationStoreError) in
-        try store.resolve(idOrPrefix: text).id
+      var placeIDs: [String] = []
+      var trackIDs: [String] = []
+      for text in arguments.positionals("ID") {
+        switch try resolve(text, in: store) {
+        case .place(let id): placeIDs.append(id)
+        case .track(let id): trackIDs.append(id)
+        }
       }
-      let deleted = try store.delete(ids: Array(Set(ids)))
-      Console.print("deleted \(count(deleted, "place"))")
+      let deleted = try store.delete(placeIDs: placeIDs, trackIDs: trackIDs)
+      var line = "deleted \(count(deleted.places, "place"))"
+      if deleted.tracks > 0 { line += " and \(count(deleted.tracks, "track"))" }
+      Console.print(line)
     } catch {
       throw StoreAccess.map(error)
+    }
+  }
+}
+
+extension DeleteCommand {
+  private enum Stored {
+    case place(String)
+    case track(String)
+  }
+
+  /// A place's id or prefix, else a track's; `unknownID` when neither has it.
+  private static func resolve(_ text: String, in store: LocationStore) throws(LocationStoreError) -> Stored {
+    do {
+      return .place(try store.resolve(idOrPrefix: text).id)
+    } catch {
+      guard case .unknownID = error else { throw error }
+      guard let track = try store.resolveTrack(idOrPrefix: text) else { throw error }
+      return .track(track.id)
     }
   }
 }

@@ -1,11 +1,12 @@
+import Arguments
 import Foundation
 import Rendering
 
 /// Finds the style that `--style` names: a file path, or a name looked up in the style folders.
 ///
-/// An installed binary has no bundle to look in, so the folders are explicit: `$MYMAP_STYLES`,
-/// `../share/mymap/styles` beside the executable, and a `Styles` folder in the executable's folder or the
-/// folders above it (a build inside the repository). `default` is built in and needs no file.
+/// An installed binary has no bundle to look in, so the folders are explicit: `$MYMAP_STYLES`, then the
+/// data folders (`DataFolders`: beside the real executable, `$MYMAP_DATA`, the XDG data folders).
+/// `default` is built in and needs no file.
 enum StyleResolver {
   static func resolve(_ value: String) throws(CLIError) -> Style {
     let looksLikePath = value.contains("/") || value.lowercased().hasSuffix(".json")
@@ -16,7 +17,19 @@ enum StyleResolver {
     }
     if value == "default" { return .standard }
     let searched = searchFolders().map(\.path)
-    throw .badInput(StyleError.notFound(name: value, searched: searched).description)
+    let message = StyleError.notFound(name: value, searched: searched).description
+    let suggestion = closestMatch(to: value, among: availableNames()).map { "; did you mean \"\($0)\"?" }
+    throw .badInput(message + (suggestion ?? ""))
+  }
+
+  /// The style names found in the search folders (and `default`), sorted, for a did-you-mean.
+  static func availableNames() -> [String] {
+    var names: Set<String> = ["default"]
+    for folder in searchFolders() {
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      for file in files where file.hasSuffix(".json") { names.insert(String(file.dropLast(5))) }
+    }
+    return names.sorted()
   }
 
   private static func load(_ url: URL) throws(CLIError) -> Style {
@@ -30,22 +43,13 @@ enum StyleResolver {
     }
   }
 
+  /// `$MYMAP_STYLES`, then the `styles` folder of each of `DataFolders`.
   static func searchFolders() -> [URL] {
     var folders: [URL] = []
     if let custom = ProcessInfo.processInfo.environment["MYMAP_STYLES"], !custom.isEmpty {
       folders.append(URL(fileURLWithPath: custom))
     }
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var folder = executable.deletingLastPathComponent()
-    folders.append(folder.appendingPathComponent("../share/mymap/styles").standardizedFileURL)
-    for _ in 0..<4 {
-      let styles = folder.appendingPathComponent("Styles")
-      if FileManager.default.fileExists(atPath: styles.path) {
-        folders.append(styles.standardizedFileURL)
-        break
-      }
-      folder = folder.deletingLastPathComponent()
-    }
+    folders += DataFolders.candidates().map { URL(fileURLWithPath: $0.styles) }
     return folders
   }
 }

@@ -16,7 +16,7 @@ enum TileServerAccess {
     .value(
       "attribution", valueName: "TEXT",
       help: "The credit the tile provider requires on every map (known for openstreetmap.org and a few"
-        + " others)."),
+        + " others; render draws it for any tile source)."),
     .value(
       "contact", valueName: "TEXT",
       help: "An e-mail or URL added to the User-Agent so the tile server's operators can reach you"

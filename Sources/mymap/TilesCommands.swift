@@ -1,5 +1,6 @@
 import Arguments
 import Foundation
+import JSON
 import Tiles
 
 /// `mymap tiles info PATH`: what a tile cache holds.
@@ -13,10 +14,15 @@ enum TilesInfoCommand {
       and every tile of another MBTiles file, is dated by the file's own modification date, and a date \
       taken from it is marked as such.
       """,
-    arguments: [.required("PATH", help: "The tile folder or .mbtiles file.")])
+    arguments: [.required("PATH", help: "The tile folder or .mbtiles file.")],
+    options: [.flag("json", help: "Print the same figures as one JSON object.")])
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
     let inventory = try TilesCommands.open(arguments.positional("PATH")!)
+    if arguments.flag("json") {
+      Console.print(JSONWriter.text(json(inventory)))
+      return
+    }
     var rows = [["zoom", "tiles", "bytes"]]
     for level in inventory.zooms {
       rows.append([String(level.zoom), String(level.tiles), String(level.bytes)])
@@ -44,6 +50,36 @@ enum TilesInfoCommand {
       "newest  " + (inventory.newest.map(TilesCommands.iso8601) ?? "-")
       + (inventory.newestIsFileDate ? note : "") + "\n"
     Console.print(text)
+  }
+}
+
+extension TilesInfoCommand {
+  /// What `--json` prints: the path, its kind, tiles and bytes per zoom, and the dates.
+  static func json(_ inventory: TileCacheInventory) -> JSONValue {
+    func date(_ value: Date?, isFileDate: Bool) -> JSONValue {
+      guard let value else { return .null }
+      return .object([
+        .init("date", .string(TilesCommands.iso8601(value))), .init("isFileDate", .bool(isFileDate)),
+      ])
+    }
+    return .object([
+      .init("path", .string(inventory.path)),
+      .init("kind", .string(inventory.kind == .mbtiles ? "mbtiles" : "folder")),
+      .init(
+        "zooms",
+        .array(
+          inventory.zooms.map {
+            .object([
+              .init("zoom", .number(Double($0.zoom))), .init("tiles", .number(Double($0.tiles))),
+              .init("bytes", .number(Double($0.bytes))),
+            ])
+          })),
+      .init("tiles", .number(Double(inventory.tileCount))),
+      .init("bytes", .number(Double(inventory.totalBytes))),
+      .init("oldest", date(inventory.oldest, isFileDate: inventory.oldestIsFileDate)),
+      .init("newest", date(inventory.newest, isFileDate: inventory.newestIsFileDate)),
+      .init("tilesWithoutFetchDate", .number(Double(inventory.tilesWithoutFetchDate))),
+    ])
   }
 }
 

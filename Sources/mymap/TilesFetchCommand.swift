@@ -1,5 +1,6 @@
 import Arguments
 import Foundation
+import JSON
 import MapMath
 import Places
 import TileFetching
@@ -52,6 +53,7 @@ enum TilesFetchCommand {
       .flag("retina", help: "Fetch @2x (512-pixel) tiles, for templates with {r}."),
       .flag("dry-run", help: "Say how many tiles would be fetched, and fetch nothing."),
       .flag("quiet", short: "q", help: "Print nothing but errors (no progress line)."),
+      .flag("json", help: "Print the outcome (or with --dry-run the plan) as one JSON object."),
     ] + TileServerAccess.options + FilterOptions.options + [StoreAccess.option])
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -111,6 +113,13 @@ enum TilesFetchCommand {
       existing = opened
     }
     let fresh = planned - pending.count
+    let json = arguments.flag("json")
+    if arguments.flag("dry-run") && json {
+      Console.print(
+        JSONWriter.text(
+          outcome(path: path, planned: planned, fresh: fresh, report: nil, pending: pending.count)))
+      return
+    }
     if arguments.flag("dry-run") {
       var text = "would fetch \(count(pending.count, "tile")) of \(planned) into \(path)"
       if fresh > 0 { text += " (\(fresh) fresh in the cache)" }
@@ -133,7 +142,12 @@ enum TilesFetchCommand {
       Console.warning(TileServerAccess.noAttributionWarning(template))
     }
     let report = try fetch(pending, with: run, quiet: quiet)
-    if !quiet { Console.print(resultLine(report, fresh: fresh, path: path)) }
+    if json {
+      Console.print(
+        JSONWriter.text(outcome(path: path, planned: planned, fresh: fresh, report: report, pending: nil)))
+    } else if !quiet {
+      Console.print(resultLine(report, fresh: fresh, path: path))
+    }
     if let summary = report.failureSummary { throw .incomplete(summary) }
   }
 
@@ -148,6 +162,27 @@ enum TilesFetchCommand {
     if fresh > 0 { more.append("\(fresh) fresh in the cache already") }
     if !more.isEmpty { text += "; " + more.joined(separator: ", ") }
     return text
+  }
+
+  /// What `--json` prints: the cache, the tiles planned and fresh, then what the fetch did (`report`) or,
+  /// for a dry run, how many it would fetch (`pending`).
+  static func outcome(path: String, planned: Int, fresh: Int, report: TileDownloadReport?, pending: Int?)
+    -> JSONValue
+  {
+    func number(_ value: Int) -> JSONValue { .number(Double(value)) }
+    var members: [JSONValue.Member] = [
+      .init("cache", .string(path)), .init("planned", number(planned)), .init("fresh", number(fresh)),
+      .init("dryRun", .bool(report == nil)),
+    ]
+    if let pending { members.append(.init("wouldFetch", number(pending))) }
+    if let report {
+      members += [
+        .init("requested", number(report.requested)), .init("stored", number(report.stored)),
+        .init("unchanged", number(report.confirmed)), .init("notOnServer", number(report.missing.count)),
+        .init("failed", number(report.failures.count)), .init("bytes", number(report.bytes)),
+      ]
+    }
+    return .object(members)
   }
 
   /// Runs the download with the progress line and Ctrl-C handling.

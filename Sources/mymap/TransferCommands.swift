@@ -1,21 +1,25 @@
 import Arguments
 import Foundation
+import JSON
 import Places
 
 /// `mymap import FILE`: all or nothing, never twice the same place.
 enum ImportCommand {
   static let spec = CommandSpec(
-    "import", abstract: "Add the places of a file to the store: all of them, or none if one is bad.",
+    "import", abstract: "Add the places and tracks of a file to the store: all, or none if one is bad.",
     discussion: """
-      Reads mymap JSON, GeoJSON, GPX (waypoints), CSV with a header, or the My Locations app's \
-      DataModel.sqlite. A place already in the store (the same id, or for files without ids the same \
-      position, description and date) is skipped, so importing a file twice adds nothing.
+      Reads mymap JSON, GeoJSON, GPX, CSV with a header, or the My Locations app's DataModel.sqlite. \
+      Waypoints and points are places; GPX tracks and routes, GeoJSON LineStrings and mymap JSON's \
+      "tracks" are tracks (see 'mymap tracks'). A place already in the store (the same id, or for files \
+      without ids the same position, description and date) is skipped, and so is a track with the same \
+      id (without one, the same name and points), so importing a file twice adds nothing.
       """,
     arguments: [.required("FILE", help: "The file to import (- for standard input).")],
     options: [
       .flag("dry-run", help: "Show what would be imported, and change nothing."),
       .value("format", valueName: "FORMAT", help: "json, geojson, gpx or csv (default: from the file)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
+      .flag("json", help: "Print what was (or would be) imported as one JSON object."),
       StoreAccess.option,
     ])
 
@@ -32,16 +36,36 @@ enum ImportCommand {
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
     let dryRun = arguments.flag("dry-run")
     let summary = try importing(places, arguments: arguments, dryRun: dryRun)
-    if dryRun {
+    if arguments.flag("json") {
+      Console.print(
+        JSONWriter.text(
+          .object([
+            .init("file", .string(path)),
+            .init("places", .number(Double(places.locations.count))),
+            .init("imported", .number(Double(summary.added))),
+            .init("alreadyInStore", .number(Double(summary.duplicates))),
+            .init("dryRun", .bool(dryRun)),
+            .init("warnings", .array(places.warnings.map { .string($0) })),
+          ])))
+    } else if dryRun {
       let output = BufferedOutput()
       for place in places.locations { output.write(PlaceText.row(place)) }
-      output.write(
+      var line =
         "would import \(summary.added) of \(count(places.locations.count, "place"))"
-          + " (\(summary.duplicates) already in the store); nothing was changed\n")
+        + " (\(summary.duplicates) already in the store)"
+      if !places.tracks.isEmpty {
+        line +=
+          ", \(summary.tracksAdded) of \(count(places.tracks.count, "track"))"
+          + " (\(summary.trackDuplicates) already in the store)"
+      }
+      output.write(line + "; nothing was changed\n")
       output.flush()
     } else if !quiet {
-      Console.print(
-        "imported \(count(summary.added, "place")) (\(summary.duplicates) already in the store)")
+      var line = "imported \(count(summary.added, "place")) (\(summary.duplicates) already in the store)"
+      if !places.tracks.isEmpty {
+        line += ", \(count(summary.tracksAdded, "track")) (\(summary.trackDuplicates) already in the store)"
+      }
+      Console.print(line)
     }
   }
 }
@@ -68,7 +92,7 @@ extension ImportCommand {
       store = try StoreAccess.open(arguments)
     }
     do {
-      return try store.importLocations(places.locations, idsWereGiven: places.idsGiven, dryRun: dryRun)
+      return try store.importSet(places, dryRun: dryRun)
     } catch {
       throw StoreAccess.map(error)
     }
@@ -78,7 +102,8 @@ extension ImportCommand {
 /// `mymap export`: the store (or a filtered part of it) in a format other tools read.
 enum ExportCommand {
   static let spec = CommandSpec(
-    "export", abstract: "Write the saved places as GeoJSON, GPX, CSV or mymap JSON.",
+    "export", abstract: "Write the saved places and tracks as GeoJSON, GPX, CSV or mymap JSON.",
+    discussion: "CSV holds places only: tracks are written in the other three formats.",
     options: [
       .value(
         "format", valueName: "FORMAT", help: "json, geojson, gpx or csv (default: from --out's extension)."),
@@ -100,13 +125,18 @@ enum ExportCommand {
       [(out, "--out")], inputs: [ProtectedInput(path: StoreAccess.path(arguments), role: "the places store")])
     let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
     let places: [Location]
+    var tracks: [Track]
     do {
       places = try store.locations(filter, order: .dateAscending)
+      tracks = try store.tracks(filter)
     } catch {
       throw StoreAccess.map(error)
     }
-    let bytes = [UInt8](LocationsFile.encode(LocationSet(locations: places), format: format))
+    let leftOut = format == .csv ? tracks.count : 0
+    if leftOut > 0 { tracks = [] }
+    let bytes = [UInt8](LocationsFile.encode(LocationSet(locations: places, tracks: tracks), format: format))
     try OutputFile.stage(bytes, to: target[0]).commit()
+    if leftOut > 0 { Console.warning("CSV holds places only: \(count(leftOut, "track")) not written") }
   }
 }
 

@@ -8,9 +8,11 @@ let tool = ToolSpec(
   commands: [
     RenderCommand.spec, AddCommand.spec, ListCommand.spec, ShowCommand.spec, EditCommand.spec,
     DeleteCommand.spec,
-    CategoriesCommand.spec, ImportCommand.spec, ExportCommand.spec, TilesFetchCommand.spec,
+    TracksCommand.spec, CategoriesCommand.spec, ImportCommand.spec, ExportCommand.spec,
+    TilesFetchCommand.spec,
     TilesInfoCommand.spec, TilesPruneCommand.spec, DiffCommand.spec, HelpCommand.spec,
-  ])
+    CompletionsCommand.spec,
+  ].map(CommandExamples.adding))
 
 func main() -> Int32 {
   /// Each command's code, by name.
@@ -19,13 +21,17 @@ func main() -> Int32 {
     ListCommand.spec.name: ListCommand.run, ShowCommand.spec.name: ShowCommand.run,
     EditCommand.spec.name: EditCommand.run, DeleteCommand.spec.name: DeleteCommand.run,
     CategoriesCommand.spec.name: CategoriesCommand.run, ImportCommand.spec.name: ImportCommand.run,
+    TracksCommand.spec.name: TracksCommand.run,
     ExportCommand.spec.name: ExportCommand.run, DiffCommand.spec.name: DiffCommand.run,
     TilesFetchCommand.spec.name: TilesFetchCommand.run, TilesInfoCommand.spec.name: TilesInfoCommand.run,
     TilesPruneCommand.spec.name: TilesPruneCommand.run,
     HelpCommand.spec.name: { arguments throws(CLIError) in try HelpCommand.run(arguments, tool: tool) },
+    CompletionsCommand.spec.name: { arguments throws(CLIError) in
+      try CompletionsCommand.run(arguments, tool: tool)
+    },
   ]
   let argv = Array(CommandLine.arguments.dropFirst())
-  if argv == ["--version"] || argv == ["version"] {
+  if argv == ["--version"] || argv == ["-V"] || argv == ["version"] {
     Console.print("mymap \(version)")
     return 0
   }
@@ -35,12 +41,24 @@ func main() -> Int32 {
       Console.print(tool.overview(group: group))
       return argv.isEmpty ? 2 : 0
     case .command(let command, let rest):
-      guard case .arguments(let arguments) = try command.parse(rest) else {
-        Console.print(tool.help(for: command))
+      // A usage error points to the help of the command it was made in.
+      // `help` itself lists the commands: its usage errors (a command that does not exist) point there.
+      let helpTarget = command.name == HelpCommand.spec.name ? "help" : "\(command.name) --help"
+      let pointer = " (see 'mymap \(helpTarget)')"
+      do {
+        guard case .arguments(let arguments) = try command.parse(rest) else {
+          Console.print(tool.help(for: command))
+          return 0
+        }
+        try runners[command.name]!(arguments)
         return 0
+      } catch let error as ArgumentError {
+        Console.error("\(error)" + pointer)
+        return 2
+      } catch let error as CLIError where error.exitCode == 2 {
+        Console.error(error.message + pointer)
+        return 2
       }
-      try runners[command.name]!(arguments)
-      return 0
     }
   } catch let error as ArgumentError {
     Console.error("\(error) (see 'mymap help')")

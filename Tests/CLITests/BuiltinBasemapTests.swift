@@ -27,20 +27,22 @@ final class BuiltinBasemapTests: XCTestCase {
     XCTAssertEqual(sandbox.contents(of: "default.png"), sandbox.contents(of: "explicit.png"))
   }
 
-  func testWithoutItsDataTheDefaultFallsBackAndAnExplicitRequestFails() throws {
+  /// A cron job must not publish blank maps: missing data fails (exit 3) whether the basemap was the
+  /// default or named, with or without -q; the plain background is drawn only with --tiles none.
+  func testWithoutItsDataRenderFailsUnlessAskedForAPlainBackground() throws {
     let sandbox = try Sandbox()
-    let missing = ["MYMAP_BASEMAP": sandbox.url.appendingPathComponent("nowhere.sqlite").path]
-    let fallback = try render(sandbox, ["--out", "plain.png"], environment: missing)
-    XCTAssertEqual(fallback.status, 0, fallback.transcript)
-    XCTAssertEqual(try Layout(fallback.stdout).tiles["source"] as? String, "none")
-    XCTAssertTrue(
-      fallback.stderrLines.contains {
-        $0.hasPrefix("mymap: warning: the built-in basemap data was not found")
-      },
-      fallback.transcript)
-    let explicit = try render(sandbox, ["--out", "builtin.png", "--tiles", "builtin"], environment: missing)
-    XCTAssertEqual(explicit.status, 3, explicit.transcript)
-    XCTAssertTrue(explicit.stderr.hasPrefix("mymap: error: the built-in basemap data was not found"))
-    XCTAssertNil(sandbox.contents(of: "builtin.png"), "nothing is written")
+    let nowhere = sandbox.url.appendingPathComponent("nowhere.sqlite").path
+    let missing = ["MYMAP_BASEMAP": nowhere]
+    for extra in [["--out", "default.png"], ["--out", "builtin.png", "--tiles", "builtin"], ["-q"]] {
+      let result = try render(sandbox, extra, environment: missing)
+      assertFailed(
+        result, status: 3, prefix: "the built-in basemap data was not found (\(nowhere) does not exist",
+        containing: ["--tiles none"])
+    }
+    XCTAssertEqual(try sandbox.files(), [], "nothing is written")
+    let plain = try render(sandbox, ["--out", "plain.png", "--tiles", "none"], environment: missing)
+    assertSucceeded(plain)
+    XCTAssertEqual(try Layout(plain.stdout).tiles["source"] as? String, "none")
+    XCTAssertFalse(plain.stderr.contains("basemap"), "no warning: the plain background was asked for")
   }
 }

@@ -114,9 +114,17 @@ final class HelpAndDiffTests: XCTestCase {
     let loose = try sandbox.run(["diff", "a.png", "b.png", "--tolerance", "255"])
     XCTAssertEqual(loose.status, 0, "every channel difference is within 255: \(loose.transcript)")
     let fraction = try sandbox.run(["diff", "a.png", "b.png", "--max-fraction", "1"])
-    XCTAssertEqual(fraction.status, 0, "all pixels may differ: \(fraction.transcript)")
+    XCTAssertEqual(fraction.status, 1, "a block holds more than 2 differing pixels: \(fraction.transcript)")
+    let blocks = try sandbox.run(["diff", "a.png", "b.png", "--max-fraction", "1", "--block-pixels", "256"])
+    XCTAssertEqual(blocks.status, 0, "all pixels may differ, in every block: \(blocks.transcript)")
     let bad = try sandbox.run(["diff", "a.png", "b.png", "--tolerance", "256"])
     assertFailed(bad, status: 2, message: "invalid value '256' for --tolerance: expected 0 to 255")
+    assertFailed(
+      try sandbox.run(["diff", "a.png", "b.png", "--scale", "1.5"]), status: 2,
+      message: "invalid value '1.5' for --scale: expected a whole number from 1 to 8")
+    assertFailed(
+      try sandbox.run(["diff", "a.png", "b.png", "--block-pixels", "2.5"]), status: 2,
+      message: "invalid value '2.5' for --block-pixels: expected a whole number")
   }
 
   func testDiffOfDifferentSizes() throws {

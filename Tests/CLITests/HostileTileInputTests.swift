@@ -34,7 +34,7 @@ final class HostileTileInputTests: XCTestCase {
   private func render(_ tiles: String, _ extra: [String] = []) -> [String] {
     [
       "render", "--locations", Inputs.europeTrip, "--tiles", tiles, "--size", "200x150", "--callouts", "none",
-      "--out", "map.png",
+      "--out", "map.png", "--attribution", "Tiles: a test",
     ] + extra
   }
 

@@ -122,9 +122,11 @@ final class Sandbox: Sendable {
   /// Runs `mymap` with these arguments in the sandbox folder and waits for it (30 s at most).
   func run(
     _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
-    file: StaticString = #filePath, line: UInt = #line
+    executable: URL? = nil, workingDirectory: URL? = nil, file: StaticString = #filePath, line: UInt = #line
   ) throws -> CLIResult {
-    try start(arguments, stdin: stdin, environment: extra).wait(file: file, line: line)
+    try start(
+      arguments, stdin: stdin, environment: extra, executable: executable, workingDirectory: workingDirectory
+    ).wait(file: file, line: line)
   }
 
   /// Starts `mymap` without waiting for it, so that several can run at once; `wait()` collects the result.
@@ -133,14 +135,16 @@ final class Sandbox: Sendable {
   /// `TZ=UTC` (dates do not depend on the machine's zone), no coverage profile (`noProfile`), and the
   /// search paths from the test's own environment; `LANG` and the `LC_*` variables are not passed, so dates
   /// read as in plain US English unless `extra` sets them. `extra` overrides any of these.
+  /// `executable` runs another copy of mymap (an installed layout); `workingDirectory` replaces the sandbox
+  /// as the working folder.
   func start(
-    _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]
+    _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
+    executable: URL? = nil, workingDirectory: URL? = nil
   ) throws -> RunningMymap {
-    let executable = try MymapBinary.url()
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = try executable ?? MymapBinary.url()
     process.arguments = arguments
-    process.currentDirectoryURL = url
+    process.currentDirectoryURL = workingDirectory ?? url
 
     var environment: [String: String] = [
       "HOME": home.path,
@@ -266,8 +270,18 @@ func assertFailed(
   _ result: CLIResult, status: Int32, message: String, file: StaticString = #filePath, line: UInt = #line
 ) {
   XCTAssertEqual(result.status, status, "exit code\n\(result.transcript)", file: file, line: line)
-  XCTAssertEqual(result.stderr, "mymap: error: \(message)\n", "stderr", file: file, line: line)
+  XCTAssertEqual(
+    result.stderr, "mymap: error: \(message)\(helpPointer(result, status: status, message: message))\n",
+    "stderr", file: file, line: line)
   XCTAssertTrue(result.stdout.isEmpty, "stdout should be empty: \(result.stdoutText)", file: file, line: line)
+}
+
+/// What a usage error (exit 2) ends with: a pointer to the help of the command it was made in, e.g.
+/// ` (see 'mymap tiles fetch --help')`; errors before a command is known point to `mymap help` themselves.
+func helpPointer(_ result: CLIResult, status: Int32, message: String) -> String {
+  guard status == 2, !message.hasSuffix("(see 'mymap help')") else { return "" }
+  let words = result.arguments.first == "tiles" ? result.arguments.prefix(2) : result.arguments.prefix(1)
+  return " (see 'mymap \(words.joined(separator: " ")) --help')"
 }
 
 /// The given exit code, nothing on stdout, and stderr one `mymap: error: ` line that starts with `prefix` and

@@ -509,7 +509,7 @@ final class StoreCommandTests: XCTestCase {
     XCTAssertEqual(empty.stdoutText, "", "an empty store lists nothing")
     XCTAssertEqual(try sandbox.listJSONText(), "{\n  \"locations\": []\n}\n")
 
-    assertFailed(try sandbox.run(["delete"]), status: 2, message: "missing argument ID (see 'mymap help')")
+    assertFailed(try sandbox.run(["delete"]), status: 2, message: "missing argument ID")
   }
 
   // MARK: categories

@@ -346,7 +346,7 @@ final class TilesCommandTests: XCTestCase {
       try sandbox.run(["tiles"]), status: 2,
       message: "missing command after 'tiles'; expected one of: fetch, info, prune (see 'mymap help')")
     assertFailed(
-      try sandbox.run(["tiles", "info"]), status: 2, message: "missing argument PATH (see 'mymap help')")
+      try sandbox.run(["tiles", "info"]), status: 2, message: "missing argument PATH")
     let help = try sandbox.run(["tiles", "--help"])
     assertSucceeded(help)
     XCTAssertTrue(help.stdoutText.hasPrefix("USAGE: mymap tiles COMMAND"), help.stdoutText)

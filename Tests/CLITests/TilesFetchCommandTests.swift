@@ -768,7 +768,7 @@ final class TilesFetchCommandTests: XCTestCase {
       ),
       (
         ["--url", url, "--bbox", "0,0,1,1", "--zoom", "1", "--bogus"],
-        "unknown option '--bogus' (see 'mymap help')"
+        "unknown option '--bogus'"
       ),
     ]
     for (arguments, message) in cases {
@@ -897,6 +897,21 @@ final class TilesFetchCommandTests: XCTestCase {
     XCTAssertEqual(quiet.status, 0, quiet.output)
     XCTAssertEqual(quiet.output, "")
     XCTAssertEqual(try FetchTesting.tileFiles(in: sandbox.path("quiet")).count, 13)
+  }
+
+  func testADumbTerminalGetsNoRedrawnLine() throws {
+    let server = try LocalTileServer()
+    defer { server.stop() }
+    let sandbox = try Sandbox()
+    let fetch = [
+      "tiles", "fetch", "--url", FetchTesting.url(server, "ok"), "--bbox", "-10,-10,10,10", "--zoom", "0-3",
+      "--attribution", "T", "--to", "dumb",
+    ]
+    let dumb = try FetchTesting.runInTerminal(sandbox, fetch, environment: ["TERM": "dumb"])
+    XCTAssertEqual(dumb.status, 0, dumb.output)
+    XCTAssertFalse(dumb.output.contains("\rtiles"), dumb.output.debugDescription)
+    XCTAssertFalse(dumb.output.contains("\u{1B}"), dumb.output.debugDescription)
+    XCTAssertTrue(dumb.output.contains("fetched 13 tiles ("), dumb.output.debugDescription)
   }
 
   func testNoProgressLineWithoutATerminal() throws {
@@ -1231,9 +1246,9 @@ enum FetchTesting {
 
   /// Runs `mymap` with stdout and stderr on a pseudo-terminal (util-linux `script`, else Python's `pty`)
   /// and returns what the terminal showed, with the exit code. Fails when neither is there.
-  static func runInTerminal(_ sandbox: Sandbox, _ arguments: [String]) throws -> (
-    status: Int32, output: String
-  ) {
+  static func runInTerminal(
+    _ sandbox: Sandbox, _ arguments: [String], environment extra: [String: String] = [:]
+  ) throws -> (status: Int32, output: String) {
     let binary = try MymapBinary.url().path
     let process = Process()
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
@@ -1260,6 +1275,7 @@ enum FetchTesting {
       if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
     }
     environment.merge(Sandbox.noProfile) { $1 }
+    environment.merge(extra) { $1 }
     process.environment = environment
     let capture = try TemporaryDirectory(prefix: "mymap-pty")
     let outputURL = try capture.write(Data(), to: "output")

@@ -16,9 +16,9 @@ final class UsageErrorTests: XCTestCase {
 
   func testUnknownOptionSuggestsTheClosestOne() throws {
     try assertUsageError(
-      ["--sizee", "300x200"], message: "unknown option '--sizee'; did you mean --size? (see 'mymap help')")
+      ["--sizee", "300x200"], message: "unknown option '--sizee'; did you mean --size?")
     try assertUsageError(
-      ["--ofline"], message: "unknown option '--ofline'; did you mean --offline? (see 'mymap help')")
+      ["--ofline"], message: "unknown option '--ofline'; did you mean --offline?")
   }
 
   func testBadSize() throws {

@@ -64,7 +64,10 @@ final class VectorTilesRenderTests: XCTestCase {
 
   func testSVGAndPDFStayVectorAndRepeatByteForByte() throws {
     let sandbox = try Sandbox()
-    for name in ["a.svg", "b.svg", "a.pdf", "b.pdf"] { _ = try render(sandbox, tiles: pmtiles, out: name) }
+    // Callouts only: room for a legend would zoom the street map out, to fewer segments than counted below.
+    for name in ["a.svg", "b.svg", "a.pdf", "b.pdf"] {
+      _ = try render(sandbox, tiles: pmtiles, out: name, ["--labels", "callouts"])
+    }
     let svg = try XCTUnwrap(sandbox.contents(of: "a.svg"))
     XCTAssertEqual(sandbox.contents(of: "b.svg"), svg)
     XCTAssertEqual(sandbox.contents(of: "b.pdf"), sandbox.contents(of: "a.pdf"))

@@ -7,16 +7,6 @@ final class GPXTests: XCTestCase {
     "No Category, Apple Store, Bar, Bookstore, Club, Grocery Store, Historic Building, House, Icecream Vendor, "
     + "Landmark, Park"
 
-  /// A GPX 1.1 document around `body`.
-  private func gpx(_ body: String, namespaces: String = "") -> String {
-    """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"\(namespaces)>
-    \(body)
-    </gpx>
-    """
-  }
-
   // MARK: Real exports
 
   func testGarminExport() throws {
@@ -39,10 +29,22 @@ final class GPXTests: XCTestCase {
     XCTAssertEqual(
       set.warnings,
       [
-        "line 45: unknown category \"user\" (kept; known: \(knownCategories))",
-        "skipped 2 tracks and 1 route: they are not places",
+        "line 45: unknown category \"user\" (kept; known: \(knownCategories))"
       ])
     XCTAssertNil(set.user)
+    // The route and the two tracks, Garmin's extensions (colour, heart rate) skipped.
+    XCTAssertEqual(set.tracks.map(\.name), ["Zürich – Bern", "Morning walk", "Old town loop"])
+    XCTAssertEqual(set.tracks.map(\.kind), [.route, .track, .track])
+    XCTAssertEqual(
+      set.tracks[1].segments,
+      [
+        [
+          TrackPoint(latitude: 47.3767, longitude: 8.5399, elevation: 410.2, time: utc(2026, 6, 1, 7, 1, 12)),
+          TrackPoint(latitude: 47.3771, longitude: 8.5404, elevation: 409.8, time: utc(2026, 6, 1, 7, 1, 44)),
+        ]
+      ])
+    XCTAssertEqual(set.tracks[0].segments[0].map(\.time), [nil, nil])
+    XCTAssertTrue(set.tracks.allSatisfy { $0.id.hasPrefix($0.kind == .track ? "trk-" : "rte-") })
   }
 
   func testGarminWaypointsHaveDerivedIDs() throws {
@@ -85,8 +87,10 @@ final class GPXTests: XCTestCase {
       [
         "line 21: unknown category \"Cafe\" (kept; known: \(knownCategories))",
         "line 21: time \"2009-08-22T10:05:00\" has no time zone; read as UTC",
-        "skipped 1 track: it is not a place",
       ])
+    XCTAssertEqual(set.tracks.map(\.name), ["ACTIVE LOG"])
+    XCTAssertEqual(
+      set.tracks[0].segments, [[TrackPoint(latitude: 51.5014, longitude: -0.1419, elevation: 9)]])
   }
 
   // MARK: Fields
@@ -147,11 +151,12 @@ final class GPXTests: XCTestCase {
     let set = try readText(
       gpx("<rte><rtept lat=\"1\" lon=\"2\"><name>A</name></rtept></rte>"), name: "route.gpx")
     XCTAssertEqual(set.locations, [])
-    XCTAssertEqual(set.warnings, ["skipped 1 route: it is not a place"])
+    XCTAssertEqual(set.warnings, [])
+    XCTAssertEqual(set.tracks.map(\.pointCount), [1])
     let tracks = try readText(gpx("<trk/><trk/><trk/>"), name: "t.gpx")
-    XCTAssertEqual(tracks.warnings, ["skipped 3 tracks: they are not places"])
+    XCTAssertEqual(tracks.warnings, ["skipped 3 tracks without points"])
     let both = try readText(gpx("<trk/><rte/><rte/>"), name: "t.gpx")
-    XCTAssertEqual(both.warnings, ["skipped 1 track and 2 routes: they are not places"])
+    XCTAssertEqual(both.warnings, ["skipped 3 tracks without points"])
   }
 
   func testEmptyGPX() throws {
@@ -366,6 +371,7 @@ extension GPXTests {
     XCTAssertGreaterThan(text.utf8.count, 11_000_000)
     let set = try readText(text, name: "long.gpx")
     XCTAssertEqual(set.locations.map(\.title), ["Start", "End"])
-    XCTAssertEqual(set.warnings, ["skipped 1 track: it is not a place"])
+    XCTAssertEqual(set.warnings, [])
+    XCTAssertEqual(set.tracks.map(\.pointCount), [120_000])
   }
 }

@@ -21,7 +21,10 @@ final class GeoJSONTests: XCTestCase {
     let set = try asia()
     XCTAssertEqual(
       set.locations.map(\.title), ["東京タワー", "Nishiki Market", "Suva harbour", "(No Description)"])
-    XCTAssertEqual(set.warnings, ["skipped 2 features that are not points"])
+    XCTAssertEqual(set.warnings, ["skipped 1 feature that is neither a point nor a line"])
+    XCTAssertEqual(
+      set.tracks.map(\.segments),
+      [[[.init(latitude: 35.69, longitude: 139.70), .init(latitude: 35.68, longitude: 139.77)]]])
     XCTAssertNil(set.user)
   }
 
@@ -68,12 +71,12 @@ final class GeoJSONTests: XCTestCase {
   func testFeatureWithoutGeometryIsSkipped() throws {
     let set = try readText(collection(feature("null"), point("[0, 0]")), name: "x.geojson")
     XCTAssertEqual(set.locations.count, 1)
-    XCTAssertEqual(set.warnings, ["skipped 1 feature that is not a point"])
+    XCTAssertEqual(set.warnings, ["skipped 1 feature that is neither a point nor a line"])
   }
 
   func testFeatureOrderNumbersIncludeSkippedOnes() throws {
     let text = collection(
-      feature(#"{"type": "LineString", "coordinates": [[0, 0], [1, 1]]}"#),
+      feature(#"{"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [0, 1], [0, 0]]]}"#),
       point("[0, 0]", properties: #"{"category": "Temple"}"#))
     let set = try readText(text, name: "x.geojson")
     XCTAssertEqual(
@@ -81,7 +84,7 @@ final class GeoJSONTests: XCTestCase {
       [
         "feature 2: unknown category \"Temple\" (kept; known: No Category, Apple Store, Bar, Bookstore, Club, "
           + "Grocery Store, Historic Building, House, Icecream Vendor, Landmark, Park)",
-        "skipped 1 feature that is not a point",
+        "skipped 1 feature that is neither a point nor a line",
       ])
   }
 
@@ -117,7 +120,8 @@ final class GeoJSONTests: XCTestCase {
           subThoroughfare: "91", thoroughfare: "La Rambla", locality: "Barcelona", postalCode: "08001",
           country: "Spain"),
         photoPath: "photos/boqueria.jpg"))
-    XCTAssertEqual(set.warnings, ["skipped 5 features that are not points"])
+    XCTAssertEqual(set.warnings, ["skipped 4 features that are neither points nor lines"])
+    XCTAssertEqual(set.tracks.map(\.name), ["La Rambla"])
     XCTAssertEqual(set.idsGiven, [false, true])
   }
 

@@ -11,7 +11,8 @@ final class LocationStoreBulkImportTests: XCTestCase {
   private func indexes(_ store: LocationStore) throws -> [String] {
     try store.withDatabase { database in
       let statement = try database.fresh(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'location'"
+          + " ORDER BY name")
       defer { statement.finalize() }
       var names: [String] = []
       while try statement.step() { names.append(statement.string(0)) }

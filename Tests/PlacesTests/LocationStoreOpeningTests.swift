@@ -61,7 +61,7 @@ final class LocationStoreOpeningTests: XCTestCase {
     for file in [empty, v0] {
       let store = try LocationStore(path: file, create: false)
       try store.add(storePlace("x"))
-      XCTAssertEqual(try text("PRAGMA user_version", on: file), "1", file)
+      XCTAssertEqual(try text("PRAGMA user_version", on: file), String(StoreSchema.latestVersion), file)
       XCTAssertEqual(try LocationStore(path: file).count(), 1, file)
     }
   }
@@ -118,8 +118,8 @@ final class LocationStoreOpeningTests: XCTestCase {
 
   // MARK: Migrations
 
-  private static let version2 = StoreMigration(
-    version: 2,
+  private static let futureVersion = StoreMigration(
+    version: 3,
     sql: """
       ALTER TABLE location ADD COLUMN altitude REAL;
       UPDATE location SET altitude = 0;
@@ -130,28 +130,28 @@ final class LocationStoreOpeningTests: XCTestCase {
     XCTAssertEqual(StoreSchema.migrations.map(\.version), Array(1...StoreSchema.latestVersion))
   }
 
-  func testAVersionOneStoreMigratesToAFutureVersionTwo() throws {
-    let file = path("v1.sqlite")
+  func testAStoreMigratesToAFutureVersion() throws {
+    let file = path("v2.sqlite")
     try LocationStore(path: file).add(storePlace("kept", "Eiffel Tower"))
     let migrated = try LocationStore(
-      path: file, create: false, migrations: StoreSchema.migrations + [Self.version2])
-    XCTAssertEqual(try text("PRAGMA user_version", on: file), "2")
+      path: file, create: false, migrations: StoreSchema.migrations + [Self.futureVersion])
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), "3")
     XCTAssertEqual(try text("SELECT altitude FROM location WHERE id = 'kept'", on: file), "0.0")
     XCTAssertEqual(try migrated.location(id: "kept")?.locationDescription, "Eiffel Tower")
-    // And this version, which knows only v1, now refuses it.
-    XCTAssertEqual(storeError { _ = try LocationStore(path: file) }, .newerSchema(path: file, version: 2))
+    // And this version, which knows only v2, now refuses it.
+    XCTAssertEqual(storeError { _ = try LocationStore(path: file) }, .newerSchema(path: file, version: 3))
   }
 
   func testAFailedMigrationLeavesTheStoreAsItWas() throws {
-    let file = path("v1.sqlite")
+    let file = path("v2.sqlite")
     try LocationStore(path: file).add(storePlace("kept"))
-    let broken = StoreMigration(version: 2, sql: "ALTER TABLE location ADD COLUMN x REAL; SELECT nonsense(")
+    let broken = StoreMigration(version: 3, sql: "ALTER TABLE location ADD COLUMN x REAL; SELECT nonsense(")
     let error = storeError {
       _ = try LocationStore(path: file, create: false, migrations: StoreSchema.migrations + [broken])
     }
     guard case .failed(let message)? = error else { return XCTFail("got \(String(describing: error))") }
-    XCTAssertTrue(message.hasPrefix("migrating to schema version 2 failed: "), message)
-    XCTAssertEqual(try text("PRAGMA user_version", on: file), "1")
+    XCTAssertTrue(message.hasPrefix("migrating to schema version 3 failed: "), message)
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), "2")
     XCTAssertNil(try text("SELECT name FROM pragma_table_info('location') WHERE name = 'x'", on: file))
     XCTAssertEqual(try LocationStore(path: file).locations().map(\.id), ["kept"])
   }

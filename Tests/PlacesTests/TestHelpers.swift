@@ -42,3 +42,13 @@ func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int =
   let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute)
   return calendar.date(from: components)!.addingTimeInterval(second)
 }
+
+/// A GPX 1.1 document around `body`.
+func gpx(_ body: String, namespaces: String = "") -> String {
+  """
+  <?xml version="1.0" encoding="UTF-8"?>
+  <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"\(namespaces)>
+  \(body)
+  </gpx>
+  """
+}

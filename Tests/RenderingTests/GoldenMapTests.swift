@@ -127,7 +127,7 @@ final class GoldenMapTests: XCTestCase {
       XCTAssertEqual(b.pin.width, a.pin.width * 2, accuracy: 0.02)
       XCTAssertEqual(b.callout?.width ?? 0, (a.callout?.width ?? 0) * 2, accuracy: 0.02)
     }
-    GoldenImage.assertMatches(Data(two.data), named: "scale-2")
+    GoldenImage.assertMatches(Data(two.data), named: "scale-2", tolerance: .standard(scale: 2))
   }
 
   func testMissingTilesAreDrawnAsPlaceholders() throws {

@@ -125,7 +125,9 @@ final class ImageComparisonTests: XCTestCase {
     }
     let result = ImageComparison.compare(expected, actual)
     XCTAssertEqual(
-      result.summary, "1 234 of 480 000 pixels differ (0.26 %), max difference 87, in x 10…200, y 5…11")
+      result.summary,
+      "1 234 of 480 000 pixels differ (0.26 %), max difference 87, in x 10…200, y 5…11; most in one 16×16"
+        + " block: 112 at x 16, y 0 (2 allowed)")
     XCTAssertFalse(result.passes, "0.26 % is over the standard 0.2 %")
   }
 
@@ -134,7 +136,9 @@ final class ImageComparisonTests: XCTestCase {
     let actual = setting(expected, x: 399, y: 299, to: (0, 0, 0, 255))
     let result = ImageComparison.compare(expected, actual)
     XCTAssertEqual(
-      result.summary, "1 of 120 000 pixels differ (< 0.01 %), max difference 200, in x 399…399, y 299…299")
+      result.summary,
+      "1 of 120 000 pixels differ (< 0.01 %), max difference 200, in x 399…399, y 299…299; most in one"
+        + " 16×16 block: 1 at x 384, y 288 (2 allowed)")
     XCTAssertTrue(result.passes)
   }
 
@@ -267,5 +271,57 @@ final class TestSupportTests: XCTestCase {
     if let shared = RepositoryPaths.sharedData {
       XCTAssertEqual(shared.lastPathComponent, "data")
     }
+  }
+}
+
+/// The block rule of `LocalTolerance`: a few pixels together fail, the same pixels scattered or moved by
+/// one pixel pass.
+final class LocalToleranceTests: XCTestCase {
+  private func white(_ width: Int, _ height: Int) -> RasterImage {
+    RasterImage(width: width, height: height, rgba: [UInt8](repeating: 255, count: width * height * 4))
+  }
+
+  private func drawing(_ image: RasterImage, _ points: [(Int, Int)], grey: UInt8 = 0) -> RasterImage {
+    var copy = image
+    for (x, y) in points {
+      let index = (y * image.width + x) * 4
+      copy.rgba[index] = grey
+      copy.rgba[index + 1] = grey
+      copy.rgba[index + 2] = grey
+    }
+    return copy
+  }
+
+  func testThreePixelsInOneBlockFailWhereTwoPass() {
+    let base = white(64, 64)
+    let two = drawing(base, [(20, 20), (22, 20)])
+    let three = drawing(base, [(20, 20), (22, 20), (24, 21)])
+    XCTAssertTrue(ImageComparison.compare(base, two).passes)
+    let result = ImageComparison.compare(base, three)
+    XCTAssertFalse(result.passes)
+    XCTAssertEqual(result.worstBlock?.differingPixels, 3)
+    XCTAssertEqual(result.tolerance.local?.smallestDetectedChange, 3)
+    // The same three pixels in three blocks pass: each block holds one.
+    XCTAssertTrue(ImageComparison.compare(base, drawing(base, [(2, 2), (30, 30), (60, 60)])).passes)
+  }
+
+  func testALineMovedByOnePixelPasses() {
+    let base = white(64, 64)
+    let line = drawing(base, (10..<50).map { ($0, 20) })
+    let moved = drawing(base, (10..<50).map { ($0, 21) })
+    let result = ImageComparison.compare(line, moved)
+    XCTAssertTrue(result.passes, result.summary)
+    XCTAssertEqual(result.differingPixelCount, 0)
+    XCTAssertEqual(result.rawDifferingPixelCount, 80, "over the tolerance before the near match")
+    // Moved by three pixels it is a different drawing.
+    XCTAssertFalse(ImageComparison.compare(line, drawing(base, (10..<50).map { ($0, 23) })).passes)
+  }
+
+  func testBlocksGrowWithTheScale() {
+    XCTAssertEqual(
+      LocalTolerance.scaled(1), LocalTolerance(blockSize: 16, maxPixelsPerBlock: 2, shiftRadius: 1))
+    XCTAssertEqual(
+      LocalTolerance.scaled(3), LocalTolerance(blockSize: 48, maxPixelsPerBlock: 18, shiftRadius: 1))
+    XCTAssertEqual(ImageTolerance.standard(scale: 2).local?.blockSize, 32)
   }
 }

@@ -86,7 +86,8 @@ final class MapLayoutTests: XCTestCase {
               "width": 40,
               "height": 62
             },
-            "callout": null
+            "callout": null,
+            "number": null
           }
         ],
         "user": null,
@@ -104,7 +105,10 @@ final class MapLayoutTests: XCTestCase {
               "height": 14
             }
           }
-        ]
+        ],
+        "legend": null,
+        "plates": [],
+        "tracks": []
       }
 
       """
@@ -116,7 +120,8 @@ final class MapLayoutTests: XCTestCase {
       coordinate: Coordinate(latitude: 37.3318, longitude: -122.0312), point: PixelPoint(x: 10.5, y: -0.001))
     let text = layout(user: user, tileZoom: nil).json
     XCTAssertTrue(text.contains("\"annotations\": [],\n"), text)
-    XCTAssertTrue(text.contains("\"droppedCallouts\": [],\n  \"labels\": []\n}"), text)
+    XCTAssertTrue(text.contains("\"droppedCallouts\": [],\n  \"labels\": [],\n"), text)
+    XCTAssertTrue(text.contains("\"legend\": null,\n  \"plates\": [],\n  \"tracks\": []\n}"), text)
     XCTAssertTrue(text.contains("\"zoom\": null,\n"), text)
     XCTAssertTrue(
       text.contains(
@@ -145,7 +150,7 @@ final class MapLayoutTests: XCTestCase {
       Set(root.keys),
       [
         "width", "height", "scale", "format", "camera", "bounds", "tiles", "annotations", "user",
-        "droppedCallouts", "labels",
+        "droppedCallouts", "labels", "legend", "plates", "tracks",
       ])
     XCTAssertEqual(root["width"] as? Int, 1600)
     XCTAssertEqual(root["height"] as? Int, 1200)
@@ -163,7 +168,7 @@ final class MapLayoutTests: XCTestCase {
     XCTAssertEqual(annotations.count, 1)
     XCTAssertEqual(
       Set(annotations[0].keys),
-      ["id", "title", "subtitle", "latitude", "longitude", "point", "pin", "callout"])
+      ["id", "title", "subtitle", "latitude", "longitude", "point", "pin", "callout", "number"])
     XCTAssertEqual(annotations[0]["subtitle"] as? String, "Landmark")
     XCTAssertEqual(Set(try XCTUnwrap(annotations[0]["point"] as? [String: Any]).keys), ["x", "y"])
     XCTAssertEqual(

@@ -26,9 +26,16 @@ final class RenderWarningTests: XCTestCase {
         "4 of 13 callouts did not fit and were left out (their places keep their pins)"
       ),
       (
-        .glyphsMissing(count: 7),
-        "7 characters in titles have no font to draw them (install fonts-noto-cjk or another font that covers"
-          + " them)"
+        .glyphsMissing(count: 7, fonts: [.cjk]),
+        "7 characters in titles have no font to draw them (install fonts-noto-cjk)"
+      ),
+      (
+        .glyphsMissing(count: 2, fonts: [.cjk, .emoji]),
+        "2 characters in titles have no font to draw them (install fonts-noto-cjk and fonts-noto-color-emoji)"
+      ),
+      (
+        .glyphsMissing(count: 1, fonts: []),
+        "1 characters in titles have no font to draw them (install a font that covers them)"
       ),
       (
         .tilesMissing(count: 2, needed: 6, source: "europe.mbtiles"),

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import MapMath
 import Rendering
 import TestSupport
@@ -41,6 +42,52 @@ final class VectorBasemapRealDataTests: XCTestCase {
     XCTAssertEqual(result.layout.tiles.source, "builtin")
     XCTAssertFalse(result.labels.isEmpty, "the map names some places")
     return result
+  }
+
+  /// A map at scale 2 is the same map at twice the pixels: no border, coast or island that the scale 1
+  /// map lacks (state borders once appeared at 2× only), and the same labels in the same places. Checked
+  /// by shrinking the 2× image by half and comparing it with the 1× one outside the labels (text is hinted
+  /// for its pixel size, so it differs in its strokes); lines drawn one and two pixels wide differ a little
+  /// at their edges, so the check counts pixels that differ strongly.
+  func testScaleTwoDrawsTheSameMapAsScaleOne() throws {
+    func render(scale: Double) throws -> (RenderResult, RasterImage) {
+      var request = RenderRequest(annotations: [])
+      request.size = PixelSize(width: 400, height: 300)
+      request.scale = scale
+      request.center = Coordinate(latitude: 47, longitude: 12)
+      request.zoom = 4.2
+      request.basemap = try basemap()
+      request.style.basemap.attribution = ""
+      let result = try Snapshotter.render(request)
+      return (result, try PNGCodec.decode(Data(result.data)))
+    }
+    let (singleResult, single) = try render(scale: 1)
+    let (doubleResult, double) = try render(scale: 2)
+    XCTAssertEqual(singleResult.labels.map(\.text), doubleResult.labels.map(\.text))
+    let halved = doubleResult.labels.map { $0.rect.scaled(by: 0.5) }
+    for (one, two) in zip(singleResult.labels.map(\.rect), halved) {
+      XCTAssertEqual(one.midX, two.midX, accuracy: 1)
+      XCTAssertEqual(one.midY, two.midY, accuracy: 1)
+    }
+    let labels = singleResult.labels.flatMap { [$0.rect] + ($0.dot.map { [$0] } ?? []) }
+    var strong = 0
+    for y in 0..<single.height {
+      for x in 0..<single.width {
+        let point = PixelPoint(x: Double(x) + 0.5, y: Double(y) + 0.5)
+        if labels.contains(where: { $0.insetBy(dx: -2, dy: -2).contains(point) }) { continue }
+        var difference = 0
+        for channel in 0..<3 {
+          var sum = 0
+          for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            sum += Int(double.rgba[((2 * y + dy) * double.width + 2 * x + dx) * 4 + channel])
+          }
+          difference = max(difference, abs(sum / 4 - Int(single.rgba[(y * single.width + x) * 4 + channel])))
+        }
+        if difference > 24 { strong += 1 }
+      }
+    }
+    XCTAssertLessThan(
+      strong, 600, "pixels outside the labels that differ strongly between the 1× map and the 2× map halved")
   }
 
   func testAWorldTrip() throws {

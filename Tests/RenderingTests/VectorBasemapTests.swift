@@ -50,7 +50,7 @@ final class VectorBasemapTests: XCTestCase {
 
   // MARK: Bands and windows
 
-  func testTheGeometryBandCountsTheScaleAndTheLabelBandDoesNot() {
+  func testTheBandFollowsTheZoomWhateverTheScale() {
     func camera(_ zoom: Double, _ scale: Double) -> Camera {
       Camera(
         center: Coordinate(latitude: 0, longitude: 0), zoom: zoom, size: PixelSize(width: 10, height: 10),
@@ -59,20 +59,14 @@ final class VectorBasemapTests: XCTestCase {
     // Bands start at zooms 0, 3, 5, 7 and 9.
     let expected = [0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
     for zoom in 0...18 {
-      XCTAssertEqual(
-        VectorBasemapLayer.geometryBand(for: camera(Double(zoom), 1)), expected[zoom], "zoom \(zoom)")
-      XCTAssertEqual(
-        VectorBasemapLayer.labelBand(for: camera(Double(zoom), 1)), expected[zoom], "zoom \(zoom)")
-      // A scale 2 image has the pixels of the next zoom: its geometry must be as detailed as that zoom's.
-      XCTAssertEqual(
-        VectorBasemapLayer.geometryBand(for: camera(Double(zoom), 2)), expected[min(zoom + 1, 18)],
-        "zoom \(zoom) @2x")
-      XCTAssertEqual(
-        VectorBasemapLayer.labelBand(for: camera(Double(zoom), 2)), expected[zoom], "zoom \(zoom) @2x")
+      for scale in [0.5, 1, 1.5, 2, 3] {
+        XCTAssertEqual(
+          VectorBasemapLayer.band(for: camera(Double(zoom), scale)), expected[zoom], "zoom \(zoom) @\(scale)x"
+        )
+      }
     }
-    XCTAssertEqual(VectorBasemapLayer.geometryBand(for: camera(2.99, 1)), 0)
-    XCTAssertEqual(VectorBasemapLayer.geometryBand(for: camera(2.5, 1.5)), 1, "2.5 + log2(1.5) = 3.08")
-    XCTAssertEqual(VectorBasemapLayer.geometryBand(for: camera(3.5, 0.5)), 0, "half scale: one zoom less")
+    XCTAssertEqual(VectorBasemapLayer.band(for: camera(2.99, 2)), 0)
+    XCTAssertEqual(VectorBasemapLayer.band(for: camera(3, 1)), 1)
   }
 
   func testWindowsAreSplitAtTheWorldsEdges() {

@@ -149,7 +149,7 @@ final class HostileTileSourceTests: XCTestCase {
       results,
       [
         pipeError, pipeError, pipeError,
-        "\(pipe) is not an MBTiles file (it is a named pipe (FIFO)); choose another --to",
+        "\(pipe) is not an MBTiles file (it is a named pipe (FIFO)); choose another cache",
       ])
 
     let archive = folder + "/pipe.pmtiles"

@@ -27,14 +27,11 @@ final class VectorBasemapLayer {
   /// The names, as placed.
   private(set) var labels: BasemapLabels
 
-  /// The band whose geometry is detailed enough for the camera: the zoom counts the scale, since a scale 2
-  /// image has the pixels of one zoom level more.
-  static func geometryBand(for camera: Camera) -> Int {
-    BasemapBand.band(forZoom: camera.zoom + log2(camera.scale))
-  }
-
-  /// The band whose places are labelled: labels are sized in points, so as many fit at every scale.
-  static func labelBand(for camera: Camera) -> Int {
+  /// The band drawn for the camera, geometry and labels: it depends on the zoom, never on the scale, so a
+  /// scale 2 map is the scale 1 map at twice the pixels (the bands differ in what they hold: a finer band
+  /// has more state borders and islands). Each band's geometry is simplified finely enough for scale 2
+  /// (`BasemapBand.detailZoom`).
+  static func band(for camera: Camera) -> Int {
     BasemapBand.band(forZoom: camera.zoom)
   }
 
@@ -72,7 +69,7 @@ final class VectorBasemapLayer {
     zoom = camera.zoom
     labels = BasemapLabels(zoom: camera.zoom, size: camera.size, style: style)
     guard let view = BasemapView(camera: camera, source: source) else { return }
-    let band = VectorBasemapLayer.geometryBand(for: camera)
+    let band = VectorBasemapLayer.band(for: camera)
     for window in view.windows {
       let projection = view.projection(for: window)
       for kind in [BasemapKind.land, .lake, .coastline, .stateBorder, .countryBorder] {
@@ -90,7 +87,7 @@ final class VectorBasemapLayer {
         }
       }
     }
-    let candidates = try BasemapLabels.candidates(in: view, band: VectorBasemapLayer.labelBand(for: camera))
+    let candidates = try BasemapLabels.candidates(in: view, band: band)
     labels.place(candidates, fontFamily: fontFamily, obstacles: obstacles, measuring: measuring)
   }
 

@@ -6,6 +6,8 @@ import MapMath
 struct AttributionPlate: PlateContent {
   let style: AttributionStyle
   let text: TextLayout
+  /// The credit as given, for the layout.
+  let credit: String
 
   static let horizontalPadding = 4.0
   static let verticalPadding = 1.5
@@ -18,6 +20,7 @@ struct AttributionPlate: PlateContent {
     measuring: MeasuringContext
   ) {
     self.style = style
+    credit = text
     let maxWidth = max(imageSize.width - 2 * style.margin - 2 * AttributionPlate.horizontalPadding, 10)
     self.text = TextLayout(
       text: text, font: FontSpec(family: fontFamily, size: style.size, bold: false), maxWidth: maxWidth,
@@ -56,5 +59,7 @@ struct AttributionPlate: PlateContent {
   /// The plate as drawn, in image pixels (`RenderResult.attribution`).
   func report(_ plate: PixelRect, to result: inout RenderResult) {
     result.attribution = plate.scaled(by: result.layout.scale)
+    result.layout.plates.append(
+      MapLayout.PlateLayout(kind: "attribution", rect: plate.scaled(by: result.layout.scale), text: credit))
   }
 }

@@ -3,6 +3,8 @@ import MapMath
 /// A corner of the image, where plates go.
 enum PlateCorner: CaseIterable {
   case bottomRight, bottomLeft, topRight, topLeft
+  /// The middle of the top edge (the title).
+  case topCenter
 }
 
 /// The one placer of every plate (the attribution; later a legend, a title, a scale bar): where a plate of
@@ -16,9 +18,10 @@ struct CornerPlacer {
   /// The plate's rectangle in `corner`, in points.
   func rect(for size: PixelSize, in corner: PlateCorner) -> PixelRect {
     let left = corner == .bottomLeft || corner == .topLeft
-    let top = corner == .topRight || corner == .topLeft
+    let top = corner == .topRight || corner == .topLeft || corner == .topCenter
+    let right = imageSize.width - margin - size.width
     return PixelRect(
-      x: left ? margin : imageSize.width - margin - size.width,
+      x: corner == .topCenter ? ((imageSize.width - size.width) / 2).rounded() : left ? margin : right,
       y: top ? margin : imageSize.height - margin - size.height, width: size.width, height: size.height)
   }
 

@@ -35,6 +35,13 @@ protocol MapOverlay {
   mutating func settle(on camera: Camera, around others: [PixelRect]) -> [PixelRect]?
   /// What the user should know about the overlay as placed, in the order to say it.
   var warnings: [RenderWarning] { get }
+  /// Room at the image's edges the fit keeps free for the overlay from the start (the title's band).
+  var fitRoom: EdgeRoom { get }
+  /// Ways to make the room the overlay found missing once placed (a plate with no free corner: a band at
+  /// its edge, a column at its side), any one of which would do; empty when nothing is missing.
+  var missingRoom: [EdgeRoom] { get }
+  /// How much the overlay could not show as placed: legend rows left out, a plate left over a pin.
+  var shortfall: Int { get }
 
   /// Where the overlay draws, bottom to top; it is asked to draw once per level.
   var drawLevels: [DrawLevel] { get }
@@ -52,6 +59,9 @@ extension MapOverlay {
   mutating func place(on camera: Camera, around others: [PixelRect]) -> [PixelRect] { [] }
   mutating func settle(on camera: Camera, around others: [PixelRect]) -> [PixelRect]? { nil }
   var warnings: [RenderWarning] { [] }
+  var fitRoom: EdgeRoom { .none }
+  var missingRoom: [EdgeRoom] { [] }
+  var shortfall: Int { 0 }
   func report(to result: inout RenderResult) {}
 }
 
@@ -61,11 +71,13 @@ extension MapOverlay {
 struct DrawLevel: Comparable, Hashable {
   let rank: Int
 
+  /// The accuracy circle around the user's position, under everything else (the app draws it so).
+  static let accuracyCircle = DrawLevel(rank: 10)
   /// The places' pins.
   static let pins = DrawLevel(rank: 100)
   /// The places' callouts, over every pin.
   static let callouts = DrawLevel(rank: 200)
-  /// The user's position and its accuracy circle.
+  /// The user's position: the blue dot.
   static let userPosition = DrawLevel(rank: 300)
   /// Plates in the image's corners, on top of everything.
   static let plates = DrawLevel(rank: 400)

@@ -39,6 +39,15 @@ final class OverlayLayout {
     callouts.reduce(0) { $0 + ($1.map { $0.title.unknownGlyphs + ($0.subtitle?.unknownGlyphs ?? 0) } ?? 0) }
   }
 
+  /// The font packages that would draw them.
+  var missingFonts: Set<FontPackage> {
+    callouts.reduce(into: []) { found, callout in
+      guard let callout else { return }
+      found.formUnion(callout.title.missingFonts)
+      found.formUnion(callout.subtitle?.missingFonts ?? [])
+    }
+  }
+
   /// What the camera must keep in view: every pin, and the preferred callout of every annotation but those
   /// in `leftOut`.
   func extents(leavingOut leftOut: Set<Int> = []) -> [OverlayExtent] {

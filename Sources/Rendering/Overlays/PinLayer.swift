@@ -16,17 +16,35 @@ struct PinLayer {
     self.geometry = PinGeometry(style: style)
   }
 
-  /// Draws the pins in the given order (callers sort north to south so southern pins overlap northern ones).
-  func draw(at points: [PixelPoint], on canvas: Canvas) {
+  /// Draws the pins in the given order (callers sort north to south so southern pins overlap northern ones),
+  /// each in its colour from `colors` (else the style's) and with its number mark from `marks`, if any,
+  /// drawn right after its pin so that a pin in front covers the marks behind it as it covers their heads.
+  func draw(
+    at points: [PixelPoint], colors: [Color]? = nil, marks: [PinNumberMark?]? = nil, on canvas: Canvas
+  ) {
+    func markPin(_ index: Int) {
+      guard let mark = marks?[index] else { return }
+      let head = PixelPoint(
+        x: points[index].x + geometry.headCenter.x, y: points[index].y + geometry.headCenter.y)
+      mark.draw(centeredOn: head, pinColor: colors?[index] ?? style.color, in: canvas.drawing)
+    }
     guard canvas.format == .png else {
-      for point in points { drawPin(at: point, in: canvas.drawing) }
+      for (index, point) in points.enumerated() {
+        recolored(colors?[index]).drawPin(at: point, in: canvas.drawing)
+        markPin(index)
+      }
       return
     }
-    var sprites = PinSprites(layer: self, scale: canvas.scale)
+    var sprites: [Color: PinSprites] = [:]
+    var current = (color: style.color, sprites: PinSprites(layer: self, scale: canvas.scale))
     let cr = canvas.context
+    // Sprites are copied in device pixels; the marks are drawn in points.
+    var userMatrix = cairo_matrix_t()
+    cairo_get_matrix(cr, &userMatrix)
     cairo_save(cr)
     cairo_identity_matrix(cr)
-    for point in points {
+    for (index, point) in points.enumerated() {
+      let color = colors?[index] ?? style.color
       let x = point.x * canvas.scale
       let y = point.y * canvas.scale
       var column = x.rounded(.down)
@@ -35,12 +53,32 @@ struct PinLayer {
       var quarterY = Int(((y - row) * 4).rounded())
       if quarterX == 4 { (column, quarterX) = (column + 1, 0) }
       if quarterY == 4 { (row, quarterY) = (row + 1, 0) }
-      let sprite = sprites.sprite(quarterX: quarterX, quarterY: quarterY)
-      cairo_set_source_surface(cr, sprite, column - sprites.tipOffset.x, row - sprites.tipOffset.y)
+      // Runs of one colour (all pins, without category colours) skip the lookup.
+      if color != current.color {
+        sprites[current.color] = current.sprites
+        current = (color, sprites[color] ?? PinSprites(layer: recolored(color), scale: canvas.scale))
+      }
+      let sprite = current.sprites.sprite(quarterX: quarterX, quarterY: quarterY)
+      let tip = current.sprites.tipOffset
+      cairo_set_source_surface(cr, sprite, column - tip.x, row - tip.y)
       cairo_paint(cr)
+      if marks?[index] != nil {
+        cairo_set_matrix(cr, &userMatrix)
+        markPin(index)
+        cairo_identity_matrix(cr)
+      }
     }
     cairo_restore(cr)
-    sprites.destroy()
+    sprites[current.color] = current.sprites
+    for colorSprites in sprites.values { colorSprites.destroy() }
+  }
+
+  /// This layer with the head in `color` (itself when nil or the same).
+  private func recolored(_ color: Color?) -> PinLayer {
+    guard let color, color != style.color else { return self }
+    var recolored = style
+    recolored.color = color
+    return PinLayer(style: recolored)
   }
 
   /// Draws one pin with its tip at `tip` (points) on any context.

@@ -24,6 +24,13 @@ struct PlateOverlay: MapOverlay {
   let corners: [PlateCorner]
   /// Where it is, once placed.
   private(set) var rect: PixelRect?
+  /// Room at the image's edges the fit keeps free for the plate from the start.
+  var fitRoom = EdgeRoom.none
+  /// True when a plate that finds no free corner asks the fit for room beside its preferred corner.
+  var asksForRoom = false
+  private(set) var missingRoom: [EdgeRoom] = []
+  /// 1 when the plate stays over something drawn: no corner was free.
+  private(set) var shortfall = 0
 
   init(content: any PlateContent, imageSize: PixelSize, margin: Double, corners: [PlateCorner]) {
     self.content = content
@@ -42,10 +49,15 @@ struct PlateOverlay: MapOverlay {
   }
 
   mutating func settle(on camera: Camera, around others: [PixelRect]) -> [PixelRect]? {
-    guard let current = rect,
-      let free = placer.firstFree(for: content.size, among: corners, avoiding: others)?.rect,
-      free != current
-    else { return nil }
+    guard let current = rect else { return nil }
+    guard let free = placer.firstFree(for: content.size, among: corners, avoiding: others)?.rect else {
+      if asksForRoom, let corner = corners.first {
+        missingRoom = EdgeRoom.options(beside: corner, size: content.size, margin: placer.margin)
+        shortfall = 1
+      }
+      return nil
+    }
+    guard free != current else { return nil }
     rect = free
     return [free]
   }

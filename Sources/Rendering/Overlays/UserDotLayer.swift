@@ -21,7 +21,9 @@ struct UserDotLayer {
   }
 
   /// Draws the dot at `point` (points); `accuracyRadius` is the accuracy circle's radius in points.
-  func draw(at point: PixelPoint, accuracyRadius: Double?, on canvas: Canvas) {
+  /// The translucent accuracy circle around `point`, drawn under everything else of the map's overlays
+  /// (as the app does), so that pins and callouts over it keep their own colours.
+  func drawAccuracyCircle(at point: PixelPoint, radius accuracyRadius: Double?, on canvas: Canvas) {
     let cr = canvas.context
     if let accuracyRadius, accuracyRadius > style.radius + style.ringWidth {
       // A circle far larger than the image looks the same as one just past its farthest corner, and Cairo
@@ -39,6 +41,11 @@ struct UserDotLayer {
       cairo_set_line_width(cr, 1)
       cairo_stroke(cr)
     }
+  }
+
+  /// The blue dot itself, with its white ring and shadow.
+  func drawDot(at point: PixelPoint, on canvas: Canvas) {
+    let cr = canvas.context
     let outer = style.radius + style.ringWidth
     canvas.drawing.softShadow(steps: 4, spread: 2, opacity: style.shadowOpacity) { spread in
       cairo_new_sub_path(cr)

@@ -1,7 +1,8 @@
 import MapMath
 
 /// The user's position: the blue dot (`UserDotLayer`), fixed at its place, so it is reserved before
-/// anything is placed, and its accuracy circle, which nothing keeps clear of (it is translucent).
+/// anything is placed, and its accuracy circle, which nothing keeps clear of: it is translucent and drawn
+/// under every other overlay.
 struct UserPositionOverlay: MapOverlay {
   let user: UserPosition
   private let dot: UserDotLayer
@@ -26,11 +27,15 @@ struct UserPositionOverlay: MapOverlay {
     return [dot.extent.offsetBy(dx: point.x, dy: point.y)]
   }
 
-  var drawLevels: [DrawLevel] { [.userPosition] }
+  var drawLevels: [DrawLevel] { [.accuracyCircle, .userPosition] }
 
   func draw(_ level: DrawLevel, on canvas: Canvas) {
     guard let point else { return }
-    dot.draw(at: point, accuracyRadius: accuracyRadius, on: canvas)
+    if level == .accuracyCircle {
+      dot.drawAccuracyCircle(at: point, radius: accuracyRadius, on: canvas)
+    } else {
+      dot.drawDot(at: point, on: canvas)
+    }
   }
 
   func report(to result: inout RenderResult) {

@@ -13,21 +13,23 @@ enum CameraFit {
   static let maximumBuiltinZoom = 19.0
 
   /// The camera, and a warning when raster tiles kept it from the zoom the places would fit at.
-  static func camera(for request: RenderRequest, overlays: [any MapOverlay]) throws(RenderError)
-    -> (camera: Camera, warnings: [RenderWarning])
+  /// `room` is kept free of the places at the image's edges (the plates' room).
+  static func camera(for request: RenderRequest, overlays: [any MapOverlay], room: EdgeRoom = .none)
+    throws(RenderError) -> (camera: Camera, warnings: [RenderWarning])
   {
     guard let tiles = request.tiles else {
-      return (try camera(for: request, overlays: overlays, limits: 0...maximumBuiltinZoom), [])
+      return (try camera(for: request, overlays: overlays, limits: 0...maximumBuiltinZoom, room: room), [])
     }
     guard tiles.content == .raster else {
-      return (try camera(for: request, overlays: overlays, limits: 0...maximumZoom), [])
+      return (try camera(for: request, overlays: overlays, limits: 0...maximumZoom, room: room), [])
     }
     let cap = min(maximumBuiltinZoom, Double(tiles.zoomRange.upperBound) + Snapshotter.maximumOverzoom)
-    let capped = try camera(for: request, overlays: overlays, limits: 0...cap)
+    let capped = try camera(for: request, overlays: overlays, limits: 0...cap, room: room)
     guard request.zoom == nil, cap < maximumBuiltinZoom, capped.zoom >= cap - 1e-9 else {
       return (capped, [])
     }
-    let wanted = try camera(for: request, overlays: overlays, limits: 0...maximumBuiltinZoom)
+    let wanted = try camera(
+      for: request, overlays: overlays, limits: 0...maximumBuiltinZoom, room: room)
     guard wanted.zoom > capped.zoom + 1e-9 else { return (capped, []) }
     return (capped, [.zoomCapped(wanted: wanted.zoom, drawn: capped.zoom, source: "\(tiles)")])
   }
@@ -40,10 +42,10 @@ enum CameraFit {
   }
 
   private static func camera(
-    for request: RenderRequest, overlays: [any MapOverlay], limits: ClosedRange<Double>
+    for request: RenderRequest, overlays: [any MapOverlay], limits: ClosedRange<Double>, room: EdgeRoom
   ) throws(RenderError) -> Camera {
     let snapping = snapping(for: request)
-    let coordinates = request.annotations.map(\.coordinate)
+    let coordinates = request.annotations.map(\.coordinate) + request.tracks.flatMap(\.extremes)
     var region = Region.forAnnotations(coordinates, user: request.user?.coordinate)
     if let spanMeters = request.spanMeters, let center = request.center ?? region?.center {
       region = Region.around(center, latitudinalMeters: spanMeters, longitudinalMeters: spanMeters)
@@ -55,14 +57,21 @@ enum CameraFit {
     let fitsOverlays = request.spanMeters == nil
     // At most a quarter of the smaller side, so that a small image still has room for the map.
     let padding = min(request.padding, min(request.size.width, request.size.height) / 4)
+    // The plates' room moves and shrinks the fitted part of the image; a given centre or zoom stays as given.
+    let extra =
+      fitsOverlays && request.center == nil && request.zoom == nil ? room.beyond(padding: padding) : .none
+    let fittedSize = PixelSize(
+      width: max(request.size.width - extra.left - extra.right, 1),
+      height: max(request.size.height - extra.top - extra.bottom, 1))
     func fit(leavingOut leftOut: [Set<Int>], snapping: ZoomSnapping = snapping) -> Camera {
       var extents: [OverlayExtent] = []
       if fitsOverlays {
         for (overlay, parts) in zip(overlays, leftOut) { extents += overlay.fitExtents(leavingOut: parts) }
       }
-      return Camera.fitting(
-        region: region, size: request.size, scale: request.scale, overlays: extents, padding: padding,
+      let fitted = Camera.fitting(
+        region: region, size: fittedSize, scale: request.scale, overlays: extents, padding: padding,
         snapping: snapping, zoomLimits: limits, center: request.center, zoom: request.zoom)
+      return extra == .none ? fitted : Camera.widened(fitted, to: request.size, extra: extra)
     }
     let nothingLeftOut = [Set<Int>](repeating: [], count: overlays.count)
     let first = fit(leavingOut: nothingLeftOut)

@@ -16,6 +16,13 @@ struct ImageClaims {
     entries += rects.map { (owner, $0) }
   }
 
+  /// Removes one claim of `owner`.
+  mutating func remove(_ rect: PixelRect, owner: Int) {
+    if let index = entries.firstIndex(where: { $0.owner == owner && $0.rect == rect }) {
+      entries.remove(at: index)
+    }
+  }
+
   /// Replaces all of `owner`'s claims.
   mutating func replace(owner: Int, with rects: [PixelRect]) {
     entries.removeAll { $0.owner == owner }
@@ -27,14 +34,20 @@ struct ImageClaims {
 /// settle, each round over every overlay in list order.
 enum OverlayPlacement {
   /// Places the overlays; returns everything they claimed, which the basemap's labels keep clear of.
-  static func place(_ overlays: inout [any MapOverlay], on camera: Camera) -> [PixelRect] {
+  /// `held` are strips of the image kept for an overlay (by index) while things are reserved and placed:
+  /// callouts keep clear of them; plates settle around what is drawn, without them.
+  static func place(
+    _ overlays: inout [any MapOverlay], on camera: Camera, holding held: [(owner: Int, rect: PixelRect)] = []
+  ) -> [PixelRect] {
     var claims = ImageClaims()
+    for strip in held { claims.add([strip.rect], owner: strip.owner) }
     for index in overlays.indices {
-      claims.add(overlays[index].reserve(on: camera, around: claims.rects), owner: index)
+      claims.add(overlays[index].reserve(on: camera, around: claims.rects(except: index)), owner: index)
     }
     for index in overlays.indices {
       claims.add(overlays[index].place(on: camera, around: claims.rects(except: index)), owner: index)
     }
+    for strip in held { claims.remove(strip.rect, owner: strip.owner) }
     for index in overlays.indices {
       if let settled = overlays[index].settle(on: camera, around: claims.rects(except: index)) {
         claims.replace(owner: index, with: settled)
