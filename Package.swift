@@ -29,6 +29,9 @@ let package = Package(
     .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]),
     // libjpeg also reports errors with setjmp/longjmp: the same kind of C target keeps them out of Swift.
     .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+    // libcurl, opened with dlopen at the first fetch: an offline render loads none of it (nor TLS, Kerberos,
+    // LDAP). Needs only Debian's libcurl4 at run time, no headers to build.
+    .target(name: "CCurl"),
     // libwebp's decoding API reports errors through return values, so Swift calls it directly.
     .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .target(name: "Arguments"),
@@ -49,9 +52,10 @@ let package = Package(
     .target(name: "MapStyle", dependencies: ["JSON"]),
     .target(name: "Places", dependencies: ["JSON", "CSV", "MapMath", "FileSystem", "SQLite"]),
     .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "ImageCodecs"]),
-    // Fetching tiles from tile servers into the caches, politely (FoundationNetworking lives here only).
+    // Fetching tiles from tile servers into the caches, politely (over CCurl; no FoundationNetworking).
     .target(
-      name: "TileFetching", dependencies: ["MapMath", "FileSystem", "Gzip", "ImageCodecs", "VectorTiles", "Tiles"]),
+      name: "TileFetching",
+      dependencies: ["CCurl", "MapMath", "FileSystem", "Gzip", "ImageCodecs", "VectorTiles", "Tiles"]),
     .target(
       name: "Rendering",
       dependencies: ["JSON", "MapMath", "ImageCodecs", "Tiles", "VectorTiles", "MapStyle", "Gzip", "CCairo"]),

@@ -40,6 +40,9 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
     case unknownHost
     /// This machine has no network connection.
     case notConnectedToInternet
+    /// The network library mymap fetches with cannot be loaded (`reason` in the loader's words): `package`
+    /// is the Debian package that installs it.
+    case networkLibraryMissing(library: String, package: String, reason: String)
   }
 
   public let tile: TileID
@@ -119,6 +122,8 @@ public struct TileFetchError: Error, Equatable, CustomStringConvertible {
         case .cannotConnectToHost: "cannot connect to the server"
         case .unknownHost: "unknown host"
         case .notConnectedToInternet: "not connected to the internet"
+        case .networkLibraryMissing(let library, let package, let reason):
+          "\(library) cannot be loaded (\(reason)); install the Debian package \(package)"
         }
       return "connection failed (\(how))"
     case .truncated(let missing):

@@ -26,7 +26,7 @@ public struct TileFetchPolicy: Sendable {
   /// The longest `Retry-After` (seconds) the fetcher waits for.
   public var maximumRetryAfter: Double
   /// Seconds a request may wait for data before it times out: whole seconds, at least 1, because
-  /// FoundationNetworking hands libcurl whole seconds (a 0.4 s timeout would expire at once).
+  /// the transport looks at the clock about once a second while it waits (`CurlTransport`).
   public var timeout: Double {
     didSet { timeout = Self.wholeSeconds(timeout) }
   }

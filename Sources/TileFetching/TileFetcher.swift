@@ -26,7 +26,7 @@ public enum FetchedTile: Sendable, Equatable {
 /// garbage never reaches a cache; a body larger than `policy.maximumTileBytes` is dropped as it arrives and
 /// its transfer cancelled.
 ///
-/// The requests go through an `HTTPTransport` (`URLSessionTransport` unless told otherwise) and the waits
+/// The requests go through an `HTTPTransport` (`CurlTransport` unless told otherwise) and the waits
 /// through a `FetchClock`: what a response means is decided here, how it travels there.
 public final class TileFetcher: Sendable {
   /// The `User-Agent` header sent with every request.
@@ -39,7 +39,7 @@ public final class TileFetcher: Sendable {
 
   /// `version` is mymap's version; `contact` (e.g. an e-mail address) is appended to the User-Agent so
   /// that tile server operators can reach the user. Control characters are removed from both. The
-  /// requests go through `transport` (by default a `URLSessionTransport`), and the waits before retries
+  /// requests go through `transport` (by default a `CurlTransport`), and the waits before retries
   /// through `clock`.
   public init(
     version: String, contact: String? = nil, policy: TileFetchPolicy = TileFetchPolicy(),
@@ -48,7 +48,7 @@ public final class TileFetcher: Sendable {
     let userAgent = Self.userAgent(version: version, contact: contact)
     self.userAgent = userAgent
     self.policy = policy
-    self.transport = transport ?? URLSessionTransport(userAgent: userAgent)
+    self.transport = transport ?? CurlTransport(userAgent: userAgent)
     self.clock = clock
   }
 

@@ -34,7 +34,7 @@ public struct TileURLTemplate: Sendable, Equatable, CustomStringConvertible, Cus
   /// Parses `template`, reading `{key:NAME}` values from `environment`. Throws `TileURLTemplateError`.
   ///
   /// The scheme may be written in any case; it is lowercased (URL schemes are case-insensitive, but
-  /// FoundationNetworking fails every request to `HTTP://…`), and the rest is kept as given.
+  /// some HTTP libraries fail every request to `HTTP://…`), and the rest is kept as given.
   public init(_ template: String, environment: [String: String]) throws {
     let lowered = template.lowercased()
     guard let scheme = ["http://", "https://"].first(where: { lowered.hasPrefix($0) }) else {

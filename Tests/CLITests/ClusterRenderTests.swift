@@ -54,6 +54,41 @@ final class ClusterRenderTests: XCTestCase {
     XCTAssertTrue(clusters(never).isEmpty)
   }
 
+  /// Stored places, some clustered, numbered with a legend: the pins left alone are numbered in date order
+  /// and the legend names them (it once read the numbers from the places before clustering, and crashed).
+  func testTheLonePinsAmongClustersAreNumberedByDateWithTheirLegend() throws {
+    let sandbox = try Sandbox()
+    var lines = ["id,latitude,longitude,description,category,date"]
+    // Ten places in one Paris street, then three far apart, added in reverse date order.
+    for index in 0..<10 {
+      lines.append(
+        "crowd\(index),48.8600,\(2.3400 + Double(index) * 0.0001),Crowd \(index),Bar,2026-01-0\(index % 9 + 1)"
+      )
+    }
+    lines += [
+      "lyon,45.7640,4.8357,Lyon,Landmark,2026-03-03", "lille,50.6292,3.0573,Lille,Landmark,2026-03-02",
+      "brest,48.3904,-4.4861,Brest,Landmark,2026-03-01",
+    ]
+    let file = try sandbox.write(lines.joined(separator: "\n") + "\n", to: "places.csv")
+    assertSucceeded(try sandbox.run(["import", file]))
+    let result = try sandbox.run([
+      "render", "--size", "600x450", "--labels", "numbers", "--out", "map.png", "--layout-json", "-",
+    ])
+    assertSucceeded(result)
+    let layout = try Layout(result.stdout)
+    XCTAssertEqual(clusters(layout).compactMap { ($0["count"] as? NSNumber)?.intValue }, [10])
+    let numbered = layout.annotations.compactMap { item -> (String, Int)? in
+      guard let id = item["id"] as? String, let number = (item["number"] as? NSNumber)?.intValue else {
+        return nil
+      }
+      return (id, number)
+    }.sorted { $0.1 < $1.1 }
+    XCTAssertEqual(numbered.map(\.0), ["brest", "lille", "lyon"], "numbered by date")
+    let legend = try XCTUnwrap(layout.json["legend"] as? [String: Any])
+    let rows = try XCTUnwrap(legend["rows"] as? [[String: Any]])
+    XCTAssertEqual(rows.compactMap { $0["title"] as? String }, ["Brest", "Lille", "Lyon"])
+  }
+
   func testAFileIsClusteredTheSameWay() throws {
     let sandbox = try Sandbox()
     let file = try sandbox.write(crowdedCSV(count: 200), to: "places.csv")

@@ -44,8 +44,7 @@ final class DecorationOptionsTests: XCTestCase {
       try JSONSerialization.data(withJSONObject: object), to: "reversed.json")
     let result = try sandbox.run([
       "render", "--locations", path, "--tiles", Inputs.europeTiles, "--size", "800x600", "--labels",
-      "numbers",
-      "--out", "map.png", "--layout-json", "-", "-q",
+      "numbers", "--cluster", "never", "--out", "map.png", "--layout-json", "-", "-q",
     ])
     assertSucceeded(result)
     let layout = try Layout(result.stdout)

@@ -15,6 +15,7 @@ final class GoldenLetterTests: XCTestCase {
         RenderKit.place("louvre", 48.8606, 2.3376, title: "Louvre Museum", subtitle: "Museum"),
       ], width: 400, height: 300, scale: scale)
     request.tiles = try RenderKit.fixtureTiles()
+    request.clustering = .never
     return Data(try Snapshotter.render(request).data)
   }
 

@@ -288,6 +288,7 @@ final class PlaceNumberingLimitTests: XCTestCase {
     }
     var request = RenderKit.request(places, width: 300, height: 200)
     request.labels = .numbers
+    request.clustering = .never
     let result = try Snapshotter.render(request)
     XCTAssertTrue(result.layout.annotations.allSatisfy { $0.number == nil })
     XCTAssertNil(result.layout.legend)

@@ -11,7 +11,7 @@ import Tiles
 ///
 /// Only `baseURL`'s host answers; any other host cannot be reached (`.unreachable(.cannotConnectToHost)`).
 /// `redirect` refuses every target (following one is the real transport's business), `drip` fails with
-/// `.deadlinePassed` after the deadline `URLSessionTransport` would set, and `truncated` with `.truncated`.
+/// `.deadlinePassed` after the deadline `CurlTransport` would set, and `truncated` with `.truncated`.
 /// Two behaviours are its own: `hang` answers nothing until the request is cancelled, and `vector` answers
 /// every tile with the same gzip-compressed vector tile (`vectorTile`), where the real server's `vector`
 /// reads an MBTiles file.
@@ -129,7 +129,7 @@ public final class FakeTileServer: Sendable {
     case "error":
       return .status(500, headers: ["Content-Type": "text/plain"], body: Data("oops\n".utf8))
     case "reset":
-      // What FoundationNetworking makes of a connection closed without an answer.
+      // What the transport makes of a connection closed without an answer (libcurl: "empty reply").
       return exchange.count <= failures ? .failure(.connectionFailed(.badResponse)) : ok()
     case "truncated":
       return .failure(.truncated(bytesMissing: png256.count - png256.count / 2))

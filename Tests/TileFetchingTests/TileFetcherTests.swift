@@ -14,7 +14,7 @@ import XCTest
 /// What `TileFetcher` makes of what a server answers: statuses, retries and their waits, time-outs,
 /// revalidation, the stop switch. The server is `FakeTileServer` (tile_server.py's behaviours through a fake
 /// transport) and the clock a `VirtualClock`, so that every wait is recorded instead of waited for; what
-/// only the real network shows is in `URLSessionTransportTests`.
+/// only the real network shows is in `CurlTransportTests`.
 final class TileFetcherTests: XCTestCase {
   private var server: FakeTileServer!
   private let someTile = TileID(z: 3, x: 5, y: 2)!
@@ -219,7 +219,7 @@ final class TileFetcherTests: XCTestCase {
   }
 
   /// A body that trickles in past the transport's deadline is not retried: a server that trickles a tile
-  /// for a minute will do it again (`URLSessionTransportTests` show the deadline on a real connection).
+  /// for a minute will do it again (`CurlTransportTests` show the deadline on a real connection).
   func testATricklingBodyEndsAtTheDeadlineWithoutRetries() async {
     let started = server.clock.now()
     let error = await fetchError("drip", timeout: 1)
@@ -585,7 +585,7 @@ final class TileFetcherTests: XCTestCase {
     XCTAssertEqual(TileFetchPolicy().timeout, 15)
   }
 
-  // MARK: Response size limit (the transport stops the body; URLSessionTransportTests show how)
+  // MARK: Response size limit (the transport stops the body; CurlTransportTests show how)
 
   func testABodyOverTheLimitIsNotRetriedAndSaysHowLargeItWas() async {
     let error = await fetchError("huge", query: "mb=600")

@@ -6,7 +6,6 @@ import MapMath
 /// the fit for room beside its preferred corner, and once given room, cuts its rows until it fits a free
 /// corner (its last line then counts the places it leaves out, and the render says so).
 struct LegendOverlay: MapOverlay {
-  let annotations: [any Annotation]
   let style: Style
   let numbering: PlaceNumbering
   /// True when the category swatches are shown (the style colours pins by category).
@@ -21,6 +20,9 @@ struct LegendOverlay: MapOverlay {
   /// The most category swatches; more categories are rare, and their pins keep their colours.
   static let maximumSwatches = 12
 
+  /// The places drawn as pins, which the numbers refer to.
+  private var annotations: [any Annotation] { numbering.annotations }
+
   private(set) var rect: PixelRect?
   private var plate: LegendPlate?
   private var shown = 0
@@ -30,11 +32,10 @@ struct LegendOverlay: MapOverlay {
   private var roomCorner: (corner: PlateCorner, size: PixelSize)?
 
   init(
-    annotations: [any Annotation], style: Style, numbering: PlaceNumbering, showsCategories: Bool,
+    style: Style, numbering: PlaceNumbering, showsCategories: Bool,
     imageSize: PixelSize, titleBand: Double = 0, measuring: MeasuringContext
   ) {
     self.titleBand = titleBand
-    self.annotations = annotations
     self.style = style
     self.numbering = numbering
     self.showsCategories = showsCategories

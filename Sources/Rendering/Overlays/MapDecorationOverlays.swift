@@ -16,7 +16,7 @@ extension Snapshotter {
     let showsCategories = !request.style.pin.categoryColors.isEmpty
     if request.showsLegend && (request.labels != .callouts || showsCategories) {
       var legend = LegendOverlay(
-        annotations: request.annotations, style: request.style, numbering: numbering,
+        style: request.style, numbering: numbering,
         showsCategories: showsCategories, imageSize: request.size, titleBand: titleBand,
         measuring: measuring)
       legend.moreText = request.legendMoreText

@@ -17,6 +17,9 @@ final class OverlayLayout {
   let padding: Double
   /// Points between a callout and the image's edges, always.
   static let margin = 2.0
+  /// Each annotation's rank in the caller's list (numbers count in it), when the annotations are in
+  /// another order (the pins left alone among clusters, north to south); nil when they are in list order.
+  var listOrder: [Int]?
 
   init(
     annotations: [any Annotation], style: Style, showCallouts: Bool, padding: Double = 0,

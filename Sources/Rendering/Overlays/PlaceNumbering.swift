@@ -7,6 +7,8 @@ final class PlaceNumbering {
   /// Annotation indices in number order: the place numbered `n` is `indices[n - 1]`.
   private(set) var indices: [Int] = []
   private var numbers: [Int: Int] = [:]
+  /// The places the indices refer to: those drawn as pins (cluster members are not among them).
+  private(set) var annotations: [any Annotation] = []
   /// True when a legend names the numbered places.
   let namedInLegend: Bool
 
@@ -17,11 +19,13 @@ final class PlaceNumbering {
   /// True when more places than `maximumNumbered` were to be numbered, and none was.
   private(set) var tooMany = false
 
-  /// Numbers the places at `indices` (annotation indices), replacing any numbering before; none when they
-  /// are more than `maximumNumbered`.
-  func assign(_ indices: [Int]) {
+  /// Numbers the places at `indices` (indices into `annotations`, when given, else into the places given
+  /// before), replacing any numbering before; none when they are more than `maximumNumbered`.
+  /// `order` ranks the annotations in the caller's list when they are not in it.
+  func assign(_ indices: [Int], of annotations: [any Annotation]? = nil, order: [Int]? = nil) {
+    if let annotations { self.annotations = annotations }
     tooMany = indices.count > PlaceNumbering.maximumNumbered
-    self.indices = tooMany ? [] : indices.sorted()
+    self.indices = tooMany ? [] : indices.sorted { a, b in order.map { $0[a] < $0[b] } ?? (a < b) }
     numbers = Dictionary(uniqueKeysWithValues: self.indices.enumerated().map { ($0.element, $0.offset + 1) })
   }
 

@@ -53,7 +53,9 @@ struct PlacesOverlay: MapOverlay {
   /// Every pin and every callout placed.
   mutating func place(on camera: Camera, around others: [PixelRect]) -> [PixelRect] {
     (placed, dropped, _) = layout.place(on: camera, obstacles: others)
-    numbering.assign(PlaceNumbering.numbered(placed, dropped: dropped, labels: labels, size: camera.size))
+    numbering.assign(
+      PlaceNumbering.numbered(placed, dropped: dropped, labels: labels, size: camera.size),
+      of: layout.annotations, order: layout.listOrder)
     var claims: [PixelRect] = []
     for item in placed {
       claims.append(layout.pin.extent.offsetBy(dx: item.point.x, dy: item.point.y))

@@ -89,11 +89,16 @@ struct Basemap {
 
   /// A geographic box as a rectangle in points on the camera's image.
   private static func points(of box: GeoBox, camera: Camera) -> PixelRect {
+    // On Cairo's 1/256-pixel grid: the same bounds written as E7 integers (PMTiles) or as decimals
+    // (MBTiles) differ in their last bits, which must not change an edge pixel's shade.
+    func snapped(_ pixel: Double) -> Double { (pixel * 256).rounded() / 256 }
     let northWest = camera.pixel(for: Coordinate(latitude: box.north, longitude: box.west))
     let southEast = camera.pixel(for: Coordinate(latitude: box.south, longitude: box.east))
+    let (left, top) = (snapped(northWest.x), snapped(northWest.y))
+    let (right, bottom) = (snapped(southEast.x), snapped(southEast.y))
     return PixelRect(
-      x: northWest.x / camera.scale, y: northWest.y / camera.scale,
-      width: (southEast.x - northWest.x) / camera.scale, height: (southEast.y - northWest.y) / camera.scale)
+      x: left / camera.scale, y: top / camera.scale, width: (right - left) / camera.scale,
+      height: (bottom - top) / camera.scale)
   }
 
   /// Vector tiles drawn with the request's MapLibre style, their labels clear of `overlayClaims`.

@@ -93,11 +93,17 @@ enum PlacesFit {
     }
     // North to south, then west to east, then by id: the callouts are tried in an order that does not
     // depend on the input's.
-    let lone = try read(places, at: clustering.singletons).sorted { a, b in
+    let lone = try read(places, at: clustering.singletons)
+    let order = (0..<lone.count).sorted { i, j in
+      let (a, b) = (lone[i], lone[j])
       let (first, second) = (a.coordinate, b.coordinate)
       return first == second ? a.identifier < b.identifier : northWest(first, before: second)
     }
-    let pins = makePins(lone)
+    // Numbers still count the places in the list's order (by date from the command line).
+    let rank = Dictionary(
+      uniqueKeysWithValues: places.inListOrder(clustering.singletons).enumerated().map { ($1, $0) })
+    let pins = makePins(order.map { lone[$0] })
+    pins.layout.listOrder = order.map { rank[clustering.singletons[$0]] ?? $0 }
     return Fitted(
       overlays: [pins, ClusterOverlay(markers: markers, style: request.style)] + others, camera: camera,
       warnings: warnings, region: geometry.region, clustered: true)

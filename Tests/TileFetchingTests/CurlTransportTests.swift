@@ -7,16 +7,12 @@ import XCTest
 
 @testable import TileFetching
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// `URLSessionTransport` end to end, against the local tile server on 127.0.0.1: what only a real network
-/// and FoundationNetworking show (headers on the wire, a 304 handed back as it is, bodies over the limit
+/// `CurlTransport` end to end, against the local tile server on 127.0.0.1: what only a real network
+/// and libcurl show (headers on the wire, a 304 handed back as it is, bodies over the limit
 /// stopped while arriving, a body trickling past the deadline, connections refused, cut off or dropped,
 /// a challenge that never completes). Everything else the fetcher decides is tested against a fake
 /// transport in `TileFetcherTests`.
-final class URLSessionTransportTests: XCTestCase {
+final class CurlTransportTests: XCTestCase {
   private var server: LocalTileServer!
   private var clock: VirtualClock!
   private let someTile = TileID(z: 3, x: 5, y: 2)!
@@ -28,7 +24,7 @@ final class URLSessionTransportTests: XCTestCase {
     clock = VirtualClock()
   }
 
-  /// A fetcher over a real `URLSessionTransport`, waiting on the virtual clock.
+  /// A fetcher over a real `CurlTransport`, waiting on the virtual clock.
   private func fetcher(
     timeout: Double = 5, contact: String? = nil, maximumAttempts: Int = 3,
     maximumTileBytes: Int = TileFetchPolicy.defaultMaximumTileBytes, transport: (any HTTPTransport)? = nil
@@ -58,7 +54,7 @@ final class URLSessionTransportTests: XCTestCase {
     let url = try XCTUnwrap(URL(string: server.template(behaviour, query: query).url(for: someTile)))
     do {
       return .success(
-        try await URLSessionTransport().send(HTTPRequest(url: url), limit: limit, timeout: timeout))
+        try await CurlTransport().send(HTTPRequest(url: url), limit: limit, timeout: timeout))
     } catch {
       return .failure(error)
     }
@@ -95,13 +91,13 @@ final class URLSessionTransportTests: XCTestCase {
   }
 
   func testETagRevalidationSendsIfNoneMatchAndGetsNotModified() async throws {
-    // Without a URLCache FoundationNetworking sends our If-None-Match unchanged and hands the 304 back.
+    // The transport sends our If-None-Match unchanged and hands the 304 back.
     let template = try server.template("etag", query: "max_age=120")
     let t0 = clock.now()
     guard
       case .image(_, _, let first) = try await fetcher().fetch(someTile, from: template, expectedSize: 256)
     else { return XCTFail("no tile") }
-    // FoundationNetworking spells the header `Etag`: it is read whatever its case.
+    // Header names are read whatever their case.
     XCTAssertEqual(first, TileFreshness(etag: "\"v1\"", expires: t0.addingTimeInterval(120), fetched: t0))
     let later = t0.addingTimeInterval(3 * 86_400)
     clock.set(later)
@@ -205,14 +201,13 @@ final class URLSessionTransportTests: XCTestCase {
 
   // MARK: Time-outs
 
-  /// A body that trickles in a byte every half second slips past FoundationNetworking's timeouts: the
-  /// transport's own deadline ends it, and it is not retried. The deadline is 4 × the timeout + 2 s (6 s
-  /// for the shortest timeout FoundationNetworking takes, 1 s); shortened to 2 s here, which the drip
-  /// outlasts just as well.
+  /// A body that trickles in a byte every half second never trips the idle timeout: the transport's
+  /// deadline ends it, and it is not retried. The deadline is 4 × the timeout + 2 s (6 s for the shortest
+  /// timeout, 1 s); shortened to 2 s here, which the drip outlasts just as well.
   func testATricklingBodyEndsAtTheDeadlineWithoutRetries() async {
-    XCTAssertEqual(URLSessionTransport.deadline(forTimeout: 1), 6)
-    XCTAssertEqual(URLSessionTransport.deadline(forTimeout: 15), 62)
-    let transport = URLSessionTransport(userAgent: nil, deadline: { _ in 2 })
+    XCTAssertEqual(CurlTransport.deadline(forTimeout: 1), 6)
+    XCTAssertEqual(CurlTransport.deadline(forTimeout: 15), 62)
+    let transport = CurlTransport(userAgent: nil, deadline: { _ in 2 })
     let started = Date()
     let error = await fetchError("drip", fetcher: fetcher(timeout: 1, transport: transport))
     let elapsed = Date().timeIntervalSince(started)
@@ -234,8 +229,7 @@ final class URLSessionTransportTests: XCTestCase {
     XCTAssertLessThan(elapsed, 3.5)
   }
 
-  /// Cancelling the fetching task cancels the request in flight (from another thread: URLSessionTask.cancel
-  /// called where the runtime holds the task's lock once deadlocked).
+  /// Cancelling the fetching task cancels the request in flight.
   func testCancellingTheTaskCancelsTheRequestInFlight() async throws {
     let fetcher = fetcher()
     let template = try server.template("slow", query: "delay=5")
@@ -290,7 +284,7 @@ final class URLSessionTransportTests: XCTestCase {
   func testAConnectionClosedWithoutAnAnswerIsATransientFailure() async throws {
     let result = try await exchange("reset", query: "n=1")
     guard case .failure(.connectionFailed(let how)) = result else { return XCTFail("got \(result)") }
-    // libcurl's "empty reply from server", as FoundationNetworking words it.
+    // libcurl's "empty reply from server".
     XCTAssertEqual(how, .badResponse)
     XCTAssertTrue(how.isTransient, "\(how)")
     // The second request of the path gets the tile.
@@ -303,8 +297,7 @@ final class URLSessionTransportTests: XCTestCase {
     XCTAssertEqual(response.header("content-type"), "image/png")
   }
 
-  /// FoundationNetworking never completes a 401 that carries a challenge; the transport ends it with the
-  /// status, which tells the user what is wrong.
+  /// A 401 that carries a challenge ends with its status, which tells the user what is wrong.
   func testAnAuthenticationChallengeIsARefusalNotAHang() async {
     let started = Date()
     let error = await fetchError("auth")
@@ -317,32 +310,27 @@ final class URLSessionTransportTests: XCTestCase {
         + " check the URL and its API key)")
   }
 
-  func testEveryURLErrorMeansWhatTheFetcherNeeds() {
-    let cases: [(URLError.Code, HTTPTransportError)] = [
-      (.timedOut, .timedOut),
-      (.networkConnectionLost, .connectionFailed(.dropped)),
-      (.badServerResponse, .connectionFailed(.badResponse)),
-      (.cannotParseResponse, .connectionFailed(.badResponse)),
-      (.zeroByteResource, .connectionFailed(.emptyResponse)),
-      (.cannotConnectToHost, .unreachable(.cannotConnectToHost)),
-      (.cannotFindHost, .unreachable(.unknownHost)),
-      (.dnsLookupFailed, .unreachable(.unknownHost)),
-      (.notConnectedToInternet, .unreachable(.notConnectedToInternet)),
+  func testEveryCurlErrorMeansWhatTheFetcherNeeds() {
+    let cases: [(Int, HTTPTransportError)] = [
+      (6, .unreachable(.unknownHost)),
+      (7, .unreachable(.cannotConnectToHost)),
+      (8, .connectionFailed(.badResponse)),
+      (18, .truncated(bytesMissing: 1234)),
+      (28, .timedOut),
+      (52, .connectionFailed(.badResponse)),
+      (55, .connectionFailed(.dropped)),
+      (56, .connectionFailed(.dropped)),
     ]
     for (code, expected) in cases {
-      XCTAssertEqual(URLSessionTransport.transportError(for: URLError(code)), expected, "\(code)")
+      XCTAssertEqual(
+        CurlExchange.transportError(curlCode: code, text: "words", bytesMissing: 1234), expected, "\(code)")
     }
-    // libcurl's words are the only sign of a body cut short.
-    let cut = URLError(
-      .unknown, userInfo: [NSLocalizedDescriptionKey: "transfer closed with 1234 bytes remaining to read"])
-    XCTAssertEqual(URLSessionTransport.transportError(for: cut), .truncated(bytesMissing: 1234))
-    // Anything else keeps its words; only an unknown error is worth another try.
-    guard case .connectionFailed(let unknown) = URLSessionTransport.transportError(for: URLError(.unknown)),
-      case .connectionFailed(let other) = URLSessionTransport.transportError(for: URLError(.badURL))
-    else { return XCTFail("expected connection failures") }
-    XCTAssertTrue(unknown.isTransient)
-    XCTAssertFalse(other.isTransient)
-    XCTAssertFalse(other.description.isEmpty)
+    // Anything else keeps libcurl's words (or its number) and is not worth another try.
+    let other = CurlExchange.transportError(curlCode: 35, text: "TLS handshake failed", bytesMissing: nil)
+    XCTAssertEqual(other, .connectionFailed(.other("TLS handshake failed", transient: false)))
+    XCTAssertEqual(
+      CurlExchange.transportError(curlCode: 77, text: "", bytesMissing: nil),
+      .connectionFailed(.other("libcurl error 77", transient: false)))
   }
 
   // MARK: The server's view of a body over the limit
