@@ -107,19 +107,31 @@ final class OverlayLayout {
     for (index, point) in points.enumerated() {
       // A place outside the image (cropped by a given centre and zoom) has no callout to place, nor to miss.
       guard let content = callouts[index], image.contains(point) else { continue }
+      // Extents already found covering something: the second round does not ask again. When every
+      // candidate was inside the padding, the second round's are the same ones: it is not needed.
+      var blocked: Set<PixelRect> = []
+      var allInside = true
       func firstFree(inside area: PixelRect) -> CalloutPlacement? {
         let candidates = CalloutPlacement.candidates(
           size: content.bubbleSize, pin: pin, style: style.callout,
           bounds: area.offsetBy(dx: -point.x, dy: -point.y))
         return candidates.lazy.map { $0.offsetBy(dx: point.x, dy: point.y) }.first { candidate in
           let extent = candidate.extent
+          guard area.contains(extent) else {
+            allInside = false
+            return false
+          }
+          guard !blocked.contains(extent) else { return false }
           // A point of air between neighbours so that bubbles never touch.
-          return area.contains(extent)
-            && !blockers.intersects(extent.insetBy(dx: -1, dy: -1), ignoring: index)
+          if blockers.intersects(extent.insetBy(dx: -1, dy: -1), ignoring: index) {
+            blocked.insert(extent)
+            return false
+          }
+          return true
         }
       }
       var chosen = firstFree(inside: padded)
-      if chosen == nil && inset > OverlayLayout.margin {
+      if chosen == nil && inset > OverlayLayout.margin && !allInside {
         chosen = firstFree(inside: inner)
         if chosen != nil { beyondPadding.append(index) }
       }

@@ -7,7 +7,7 @@ import MapMath
 enum CameraFit {
   /// How many times the fit drops what does not fit, makes room for what was placed inside the padding,
   /// and fits again, at most.
-  static let refits = 4
+  static let refits = 3
 
   /// The deepest zoom a map is fitted at: vector basemaps (built-in or tiles) stay crisp at any zoom.
   static let maximumZoom = 22.0
