@@ -92,6 +92,28 @@ final class WatchRenderTests: XCTestCase {
     XCTAssertEqual(try sandbox.files(), ["map.json", "map.png", "places.json"])
   }
 
+  /// A wall display started before the first place of its category: the watch says so and waits.
+  func testAFirstMapWithNothingToDrawKeepsWatching() throws {
+    let sandbox = try Sandbox()
+    try sandbox.add(["--here", "60.1699,24.9384", "-d", "Regatta", "-c", "Park"])
+    let running = try sandbox.start(
+      [
+        "render", "--watch", "--category", "Club", "--out", "map.png", "--size", "400x300", "--tiles", "none",
+      ],
+      environment: quick)
+    let first = try waitForLine("mymap: error: ", running)
+    XCTAssertEqual(
+      first[0],
+      "mymap: error: nothing to draw: no places in \"Club\"; give --center (and --span-meters) to draw the"
+        + " region anyway; watching \(sandbox.storePath) for changes (Ctrl-C to stop)")
+    XCTAssertNil(sandbox.contents(of: "map.png"))
+    try sandbox.add(["--here", "60.1841,24.9525", "-d", "Kallio", "-c", "Club"])
+    try waitForLine("mymap: redrew map.png (1 place) in ", running)
+    assertPNG(sandbox.contents(of: "map.png"), width: 400, height: 300)
+    kill(running.process.processIdentifier, SIGINT)
+    XCTAssertEqual(running.wait().status, 0)
+  }
+
   func testQuietWatchPrintsOnlyErrors() throws {
     let sandbox = try Sandbox()
     let places = try sandbox.write(
