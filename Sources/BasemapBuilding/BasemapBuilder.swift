@@ -23,12 +23,20 @@ public struct BasemapBuilder: Sendable {
     /// A dBase table of countries (NAME, LABEL_X/LABEL_Y, MIN_LABEL, LABELRANK/SCALERANK, POP_EST), with
     /// its polygon shapefile beside it for label points the table lacks.
     public var countries: String?
-    /// A CSV file of cities with a header naming `name`, `latitude`, `longitude`, `population`.
+    /// A CSV file of cities with a header naming `name`, `latitude`, `longitude`, `population` (and
+    /// `countrycode`).
     public var cities: String?
+    /// A GeoPackage of country polygons with names (table `countries`): the countries' other pieces and
+    /// the small countries `countries` lacks.
+    public var countryPieces: String?
+    /// A CSV file of capitals (`countrycode`, `capital`): they rank above cities of their size.
+    public var capitals: String?
 
     public init(
       land: String? = nil, lakes: String? = nil, coastline: String? = nil, countryBorders: String? = nil,
-      stateBorders: String? = nil, countries: String? = nil, cities: String? = nil
+      stateBorders: String? = nil, countries: String? = nil, countryPieces: String? = nil,
+      cities: String? = nil,
+      capitals: String? = nil
     ) {
       self.land = land
       self.lakes = lakes
@@ -36,7 +44,9 @@ public struct BasemapBuilder: Sendable {
       self.countryBorders = countryBorders
       self.stateBorders = stateBorders
       self.countries = countries
+      self.countryPieces = countryPieces
       self.cities = cities
+      self.capitals = capitals
     }
 
     /// The files in the shared data folder (`../shared/data`).
@@ -50,6 +60,7 @@ public struct BasemapBuilder: Sendable {
         countryBorders: file("naturalearth/10m/ne_10m_admin_0_boundary_lines_land.shp"),
         stateBorders: file("naturalearth/10m/ne_10m_admin_1_states_provinces_lines.shp"),
         countries: file("naturalearth/110m/ne_110m_admin_0_countries.dbf"),
+        countryPieces: file("naturalearth/world_map.gpkg"),
         cities: file("places/cities15000.csv"))
     }
   }
@@ -159,15 +170,20 @@ public struct BasemapBuilder: Sendable {
         case .countryLabel:
           guard let file = inputs.countries else { continue }
           progress("reading \(file)")
-          for label in try Self.countryLabels(file) {
+          let pieces = try inputs.countryPieces.map { path in
+            progress("reading \(path)")
+            return try CountryPieces.read(path)
+          }
+          for label in try Self.countryLabels(file, pieces: pieces ?? []) {
             try write(
-              kind, bands: label.band...label.band, name: label.name, rank: label.rank, parts: [[label.point]]
-            )
+              kind, bands: label.band...label.band, name: label.name, rank: label.rank,
+              parts: [[label.point]] + label.otherPoints.map { [$0] })
           }
         case .cityLabel:
           guard let file = inputs.cities else { continue }
           progress("reading \(file)")
-          for label in try Self.cityLabels(file) where label.rank >= smallestCity {
+          let capitals = try inputs.capitals.map { try Self.capitals($0) } ?? []
+          for label in try Self.cityLabels(file, capitals: capitals) where label.rank >= smallestCity {
             try write(
               kind, bands: label.band...label.band, name: label.name, rank: label.rank, parts: [[label.point]]
             )
