@@ -73,6 +73,21 @@ extension BasemapBuilder {
     }
   }
 
+  /// The lines of a Marble PN2 file in world space, one part each.
+  public static func riverLines(_ path: String) throws -> [[[WorldPoint]]] {
+    let bytes = try BasemapBuildError.contents(of: path)
+    let pn2: MarblePN2
+    do throws(MarblePN2.Failure) {
+      pn2 = try MarblePN2(bytes: bytes)
+    } catch {
+      throw BasemapBuildError(path, "not a readable Marble PN2 file (\(error))")
+    }
+    return pn2.lines.compactMap { line in
+      let part = project(line)
+      return part.count >= 2 ? [part] : nil
+    }
+  }
+
   public struct Label: Sendable, Equatable {
     public var name: String
     public var point: WorldPoint

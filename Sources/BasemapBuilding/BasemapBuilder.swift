@@ -26,6 +26,8 @@ public struct BasemapBuilder: Sendable {
     /// A CSV file of cities with a header naming `name`, `latitude`, `longitude`, `population` (and
     /// `countrycode`).
     public var cities: String?
+    /// A Marble PN2 file of river and lake centre lines (Natural Earth 1:50 m, from `marble-qt-data`).
+    public var rivers: String?
     /// A GeoPackage of country polygons with names (table `countries`): the countries' other pieces and
     /// the small countries `countries` lacks.
     public var countryPieces: String?
@@ -36,7 +38,7 @@ public struct BasemapBuilder: Sendable {
       land: String? = nil, lakes: String? = nil, coastline: String? = nil, countryBorders: String? = nil,
       stateBorders: String? = nil, countries: String? = nil, countryPieces: String? = nil,
       cities: String? = nil,
-      capitals: String? = nil
+      capitals: String? = nil, rivers: String? = nil
     ) {
       self.land = land
       self.lakes = lakes
@@ -47,6 +49,7 @@ public struct BasemapBuilder: Sendable {
       self.countryPieces = countryPieces
       self.cities = cities
       self.capitals = capitals
+      self.rivers = rivers
     }
 
     /// The files in the shared data folder (`../shared/data`).
@@ -72,6 +75,8 @@ public struct BasemapBuilder: Sendable {
   public var attribution = "Natural Earth · GeoNames (CC BY 4.0)"
   /// The first band that has state and province borders.
   public var firstStateBorderBand = 2
+  /// The first band that has rivers (zoom 5: a country's rivers; the world map would be a web of them).
+  public var firstRiverBand = 2
   /// Grid cells per world side for each band.
   public var cellsPerSide = [4, 8, 16, 32, 64]
   /// The simplification tolerance, in pixels at the band's detail zoom.
@@ -148,6 +153,14 @@ public struct BasemapBuilder: Sendable {
 
       for kind in BasemapKind.allCases {
         switch kind {
+        case .river:
+          guard let file = inputs.rivers else { continue }
+          progress("reading \(file)")
+          let lines = try Self.riverLines(file)
+          for (key, parts) in cellFeatures(lines, polygons: false, bands: firstRiverBand..<BasemapBand.count)
+          {
+            try write(kind, bands: key.bands, name: nil, rank: 0, parts: parts)
+          }
         case .land, .lake, .coastline, .stateBorder, .countryBorder:
           let file: String? =
             switch kind {
@@ -207,6 +220,7 @@ public struct BasemapBuilder: Sendable {
       meta["tolerance_px"] = String(tolerance)
       meta["minimum_size_px"] = String(minimumSize)
       meta["state_borders_from_band"] = String(firstStateBorderBand)
+      meta["rivers_from_band"] = String(firstRiverBand)
       meta["share_ratio"] = String(shareRatio)
       meta["smallest_city"] = String(Int(smallestCity))
       for (key, value) in meta.sorted(by: { $0.key < $1.key }) { try writer.insertMeta(key, value) }

