@@ -6,8 +6,8 @@ extension VectorBasemapLayer {
   /// Line widths are a little thinner when the whole world is on the map.
   private var widthFactor: Double { min(1, 0.55 + 0.15 * max(zoom, 0)) }
 
-  /// Rivers widen from a point at zoom 5 to 2.2 points at zoom 11 and closer.
-  private var riverWidth: Double { min(max(1 + 0.2 * (zoom - 5), 1), 2.2) }
+  /// Rivers widen from a point at zoom 5 to 1.8 points at zoom 9.
+  private var riverWidth: Double { min(max(1 + 0.2 * (zoom - 5), 1), 2) }
 
   /// Paints the sea, land, lakes, rivers, coastline, borders and names, in that order.
   func draw(on canvas: Canvas) {

@@ -13,8 +13,10 @@ import Tiles
 final class VectorBasemapLayer {
   /// State borders help from about the size of a large country on screen.
   static let stateBorderMinimumZoom = 4.0
-  /// Rivers from a country's size on screen (the data holds them from band 2, zoom 5, on).
-  static let riverMinimumZoom = 5.0
+  /// Rivers from a country's size on screen (the data holds them from band 2, zoom 5, on) to a city's:
+  /// at half an arc-minute, the source's lines stray a few kilometres (the Seine 3 km south of the Cité),
+  /// tens of points past zoom 10, where a river drawn beside a pin would mislead more than none.
+  static let riverZooms = 5.0..<10.0
   /// Points around the view that geometry is kept for, so that line ends and joins stay outside it.
   static let clipMargin = 8.0
 
@@ -77,7 +79,7 @@ final class VectorBasemapLayer {
       let projection = view.projection(for: window)
       for kind in [BasemapKind.land, .lake, .river, .coastline, .stateBorder, .countryBorder] {
         if kind == .stateBorder && zoom < VectorBasemapLayer.stateBorderMinimumZoom { continue }
-        if kind == .river && zoom < VectorBasemapLayer.riverMinimumZoom { continue }
+        if kind == .river && !VectorBasemapLayer.riverZooms.contains(zoom) { continue }
         for feature in try view.features(kind, band: band, window) {
           switch kind {
           case .land: projection.addPolygon(feature.parts, clip: view.clip, to: &land)
