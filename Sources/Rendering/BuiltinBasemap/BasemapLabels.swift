@@ -43,8 +43,9 @@ struct BasemapLabels {
 
   /// The label points of `band` inside the view (not merely its clip margin), unmeasured. A feature's
   /// parts are its places in order of preference (a country's label point, then its other pieces, largest
-  /// first); every part in view in every world copy is a candidate of the feature's `group`, preferred by
-  /// part, then by nearness to the middle of the view: `place` names a feature once, at the first that fits.
+  /// first): the first part in view, in every world copy, is a candidate of the feature's `group`, the
+  /// copies preferred by nearness to the middle of the view: `place` names a feature once, at the first
+  /// that fits.
   static func candidates(in view: BasemapView, band: Int) throws -> [LabelCandidate] {
     var points: [LabelCandidate] = []
     var groups: [String: Int] = [:]
@@ -76,7 +77,13 @@ struct BasemapLabels {
         }
       }
     }
-    return points
+    // A piece is a place for the name only when the pieces before it are out of view: France's name goes
+    // to Réunion when the map shows Réunion alone, never because it did not fit over France.
+    var firstPart: [Int: Int] = [:]
+    for point in points {
+      firstPart[point.group] = min(firstPart[point.group] ?? .max, point.preference.part)
+    }
+    return points.filter { $0.preference.part == firstPart[$0.group] }
   }
 
   /// Measures the candidates in priority order and places those that fit.
