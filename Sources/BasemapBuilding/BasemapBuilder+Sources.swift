@@ -73,16 +73,35 @@ extension BasemapBuilder {
     }
   }
 
+  /// The lines of a Marble PN2 file in world space, one part each.
+  public static func riverLines(_ path: String) throws -> [[[WorldPoint]]] {
+    let bytes = try BasemapBuildError.contents(of: path)
+    let pn2: MarblePN2
+    do throws(MarblePN2.Failure) {
+      pn2 = try MarblePN2(bytes: bytes)
+    } catch {
+      throw BasemapBuildError(path, "not a readable Marble PN2 file (\(error))")
+    }
+    return pn2.lines.compactMap { line in
+      let part = project(line)
+      return part.count >= 2 ? [part] : nil
+    }
+  }
+
   public struct Label: Sendable, Equatable {
     public var name: String
     public var point: WorldPoint
     public var rank: Double
     public var band: Int
+    /// Where else the name may go when `point` is out of view (a country's other pieces, largest first).
+    public var otherPoints: [WorldPoint] = []
   }
 
   /// Country labels from a Natural Earth admin-0 table: NAME (else NAME_EN, ADMIN) at LABEL_X/LABEL_Y,
   /// else at the centroid of the largest ring of the country's shape in the shapefile beside the table.
-  public static func countryLabels(_ path: String) throws -> [Label] {
+  /// `pieces` (matched by ISO_A3, ADM0_A3 or NAME) give each country's other pieces, and the countries
+  /// the table lacks, after its own, named on their largest piece, ranked below every country of the table.
+  public static func countryLabels(_ path: String, pieces: [CountryPieces] = []) throws -> [Label] {
     let table = try DBaseTable(path: path)
     let shapePath = URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("shp").path
     var shapes: Shapefile?
@@ -94,6 +113,7 @@ extension BasemapBuilder {
       return shapes.records[record]
     }
     var labels: [Label] = []
+    var unmatched = pieces
     for record in 0..<table.count where !table.isDeleted(record) {
       guard
         let name = table.string(record, "NAME") ?? table.string(record, "NAME_EN")
@@ -107,11 +127,24 @@ extension BasemapBuilder {
       }
       guard let position else { continue }
       let labelRank = table.number(record, "LABELRANK") ?? table.number(record, "SCALERANK")
+      let point = project(longitude: position.x, latitude: position.y)
+      let codes = [table.string(record, "ISO_A3"), table.string(record, "ADM0_A3")].compactMap { $0 }
+        .filter { $0.count == 3 && $0 != "-99" }
+      let shape = unmatched.firstIndex { codes.contains($0.code) } ?? unmatched.firstIndex { $0.name == name }
       labels.append(
         Label(
-          name: name, point: project(longitude: position.x, latitude: position.y),
+          name: name, point: point,
           rank: countryRank(labelRank: labelRank, population: table.number(record, "POP_EST")),
-          band: countryBand(minimumLabelZoom: table.number(record, "MIN_LABEL"), labelRank: labelRank)))
+          band: countryBand(minimumLabelZoom: table.number(record, "MIN_LABEL"), labelRank: labelRank),
+          otherPoints: shape.map { unmatched[$0].distantPieces(from: point).map(\.point) } ?? []))
+      if let shape { unmatched.remove(at: shape) }
+    }
+    for country in unmatched {
+      labels.append(
+        Label(
+          name: country.name, point: country.pieces[0].point,
+          rank: countryRank(labelRank: 8, population: nil), band: country.band,
+          otherPoints: country.distantPieces(from: country.pieces[0].point).map(\.point)))
     }
     return labels
   }
@@ -137,17 +170,12 @@ extension BasemapBuilder {
     return best?.point
   }
 
-  /// City labels from a CSV file (GeoNames fields `name`, `latitude`, `longitude`, `population`), in the
-  /// file's order; rows without a name or valid position are skipped.
-  public static func cityLabels(_ path: String) throws -> [Label] {
-    var scanner = CSVScanner(bytes: try BasemapBuildError.contents(of: path))
-    var rows: [[String]] = []
-    var fields: [String] = []
-    do throws(CSVSyntaxError) {
-      while try scanner.nextRecord(into: &fields) != nil { rows.append(fields) }
-    } catch {
-      throw BasemapBuildError(path, "line \(error.line): \(error.message)")
-    }
+  /// City labels from a CSV file (GeoNames fields `name`, `latitude`, `longitude`, `population`, and
+  /// `countrycode` when present), largest prominence first (`CityProminence`: sections of a city dropped,
+  /// agglomerations and `capitals` — `CityProminence.capitalKey`s — first; ties in the file's order); rows without a
+  /// name or valid position are skipped.
+  public static func cityLabels(_ path: String, capitals: Set<String> = []) throws -> [Label] {
+    let rows = try csvRows(path)
     guard let header = rows.first else { throw BasemapBuildError(path, "empty CSV file") }
     let columns = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     guard let name = columns.firstIndex(of: "name"), let latitude = columns.firstIndex(of: "latitude"),
@@ -156,17 +184,51 @@ extension BasemapBuilder {
     else {
       throw BasemapBuildError(path, "the header must name name, latitude, longitude and population")
     }
-    var labels: [Label] = []
+    let country = columns.firstIndex(of: "countrycode")
+    var cities: [CityProminence.City] = []
     for row in rows.dropFirst() where row.count == columns.count {
       guard !row[name].isEmpty, let lat = Double(row[latitude]), let lon = Double(row[longitude]),
         abs(lat) <= 90, abs(lon) <= 180
       else { continue }
-      let people = Double(row[population]) ?? 0
-      labels.append(
-        Label(
-          name: row[name], point: project(longitude: lon, latitude: lat), rank: people,
-          band: cityBand(population: people)))
+      let people = Double(row[population]).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+      cities.append(
+        CityProminence.City(
+          name: row[name], countryCode: country.map { row[$0] } ?? "", latitude: lat, longitude: lon,
+          population: people))
     }
-    return labels
+    let ranked = CityProminence.rank(cities, capitals: capitals).enumerated().sorted {
+      $0.element.prominence != $1.element.prominence
+        ? $0.element.prominence > $1.element.prominence : $0.offset < $1.offset
+    }
+    return ranked.map { _, entry in
+      Label(
+        name: entry.city.name, point: project(longitude: entry.city.longitude, latitude: entry.city.latitude),
+        rank: entry.prominence, band: cityBand(population: entry.prominence))
+    }
+  }
+
+  /// Capitals from a CSV file with the columns `countrycode` and `capital`, as `CityProminence.capitalKey`s.
+  public static func capitals(_ path: String) throws -> Set<String> {
+    let rows = try csvRows(path)
+    guard let header = rows.first else { throw BasemapBuildError(path, "empty CSV file") }
+    let columns = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    guard let country = columns.firstIndex(of: "countrycode"), let capital = columns.firstIndex(of: "capital")
+    else { throw BasemapBuildError(path, "the header must name countrycode and capital") }
+    return Set(
+      rows.dropFirst().filter { $0.count == columns.count && !$0[capital].isEmpty }.map {
+        CityProminence.capitalKey(countryCode: $0[country], name: $0[capital])
+      })
+  }
+
+  private static func csvRows(_ path: String) throws -> [[String]] {
+    var scanner = CSVScanner(bytes: try BasemapBuildError.contents(of: path))
+    var rows: [[String]] = []
+    var fields: [String] = []
+    do throws(CSVSyntaxError) {
+      while try scanner.nextRecord(into: &fields) != nil { rows.append(fields) }
+    } catch {
+      throw BasemapBuildError(path, "line \(error.line): \(error.message)")
+    }
+    return rows
   }
 }

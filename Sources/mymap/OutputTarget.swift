@@ -80,6 +80,13 @@ struct OutputTarget {
     return Self.canonicalNewPath(resolved) == Self.canonicalNewPath(other.resolved)
   }
 
+  /// Equal for two targets exactly when `isSameFile` holds between them (neither standard output), so
+  /// that many outputs can be checked at once by a dictionary.
+  var sameFileKey: String {
+    if let identity { return "file \(identity.device):\(identity.inode)" }
+    return "new " + Self.canonicalNewPath(resolved)
+  }
+
   /// The folder's real path and the file's name: two spellings of one new file compare equal.
   private static func canonicalNewPath(_ path: String) -> String {
     let folder = (path as NSString).deletingLastPathComponent

@@ -17,7 +17,9 @@ enum RenderCommand {
       output that names an input, such as --out naming the store), 3 bad input data (places, store file, \
       style, tile source), 4 the map could not be completed (tiles missing or unusable with --offline, \
       or nothing to draw: no place selected and no --center or --user), \
-      130 stopped with Ctrl-C while fetching tiles, 1 anything else.
+      130 stopped with Ctrl-C while fetching tiles, 1 anything else. With --batch, each map's result \
+      line has its own exit code, and the command exits with the highest of them (0 when every map was \
+      made). --watch ends with exit 0 on Ctrl-C or SIGTERM.
       """,
     options: [
       .value(
@@ -74,32 +76,80 @@ enum RenderCommand {
         "layout-json", valueName: "PATH",
         help: "Also write where everything was drawn, as JSON (- for standard output)."),
       .flag("quiet", short: "q", help: "Print nothing but errors."),
-      TrackDrawing.routeOption,
+      TrackDrawing.routeOption, BatchRender.option, WatchRender.option,
     ] + MapDecorationOptions.options + FilterOptions.options + [StoreAccess.option, MapStyleResolver.option]
       + TileServerAccess.options)
 
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    if arguments.isGiven(BatchRender.option.name) {
+      try BatchRender.run(arguments)
+      return
+    }
+    if arguments.flag(WatchRender.option.name) {
+      try WatchRender.run(arguments)
+      return
+    }
     let out = arguments.string("out")!
-    let layoutPath = arguments.string("layout-json")
-    if out == "-" && layoutPath == "-" {
+    if out == "-" && arguments.string("layout-json") == "-" {
       throw .usage("--out - and --layout-json - cannot both write to standard output")
     }
     if out == "-" && isatty(STDOUT_FILENO) == 1 {
       throw .usage(
         "not writing an image to a terminal; redirect standard output (--out - > map.png) or give --out FILE")
     }
-    // Checked before any work: an output that is an input would destroy it (`--out` = the store).
-    let targets = try OutputFile.targets(
-      [(out, "--out"), (layoutPath ?? "-", "--layout-json")], inputs: inputs(arguments))
     let quiet = arguments.flag("quiet")
-    var notes: [String] = []
     let progress = ProgressLine(quiet: quiet)
     defer { progress?.finish() }
-    let request = try makeRequest(arguments, out: out, quiet: quiet, progress: progress, warnings: &notes)
+    // A places file's warnings show even when the map then fails.
+    var fileWarnings: [String] = []
+    let map: MadeMap
+    do {
+      map = try makeMap(
+        arguments, resources: RenderResources(sharing: false), progress: progress, interruptible: true,
+        fileWarnings: &fileWarnings)
+    } catch {
+      if !quiet { for warning in fileWarnings { Console.warning(warning) } }
+      throw error
+    }
+    if !quiet {
+      for warning in fileWarnings + map.warnings { Console.warning(warning) }
+      if out != "-" && Console.stderrIsTerminal {
+        Console.note("wrote \(out) (\(map.layout.width)×\(map.layout.height) px, \(map.places) places)")
+      }
+    }
+  }
 
+  /// A map written: where everything was drawn, and what the user should know about it.
+  struct MadeMap {
+    let layout: MapLayout
+    /// Warnings of the options, the tile source and the render (a places file's come apart).
+    let warnings: [String]
+    /// The places on the map: pins drawn alone and the places in clusters.
+    var places: Int { layout.annotations.count + layout.clusters.reduce(0) { $0 + $1.count } }
+  }
+
+  /// Makes one map as `arguments` ask and writes it (and its layout JSON) atomically. `resources` are what
+  /// it may share with other maps of the process; `interruptible` lets Ctrl-C stop a tile download (only
+  /// for a single map: a batch or a watch handles its signals itself); `inputs` are files beyond the
+  /// map's own that its outputs must not replace. A places file's warnings go to `fileWarnings` as they
+  /// come, so that they can be shown even when the map then fails.
+  static func makeMap(
+    _ arguments: ParsedArguments, resources: RenderResources, progress: ProgressLine?, interruptible: Bool,
+    inputs extraInputs: [ProtectedInput] = [], fileWarnings: inout [String]
+  ) throws(CLIError) -> MadeMap {
+    let out = arguments.string("out")!
+    let layoutPath = arguments.string("layout-json")
+    // Checked before any work: an output that is an input would destroy it (`--out` = the store).
+    let targets = try OutputFile.targets(
+      [(out, "--out"), (layoutPath ?? "-", "--layout-json")], inputs: inputs(arguments) + extraInputs)
+    var notes: [String] = []
+    let request = try makeRequest(
+      arguments, out: out, resources: resources, progress: progress, warnings: &notes,
+      fileWarnings: &fileWarnings)
     let result: RenderResult
     do {
-      result = try render(request, quiet: quiet, progress: progress)
+      result = try render(
+        request, quiet: arguments.flag("quiet"), progress: progress, interruptible: interruptible)
       progress?.finish()
     } catch {
       throw cliError(error)
@@ -121,19 +171,7 @@ enum RenderCommand {
     } else {
       try map.commit()
     }
-    if !quiet {
-      for warning in notes + result.warnings.map(\.description) { Console.warning(warning) }
-      if out != "-" && Console.stderrIsTerminal {
-        Console.note(
-          "wrote \(out) (\(result.layout.width)×\(result.layout.height) px, \(drawnPlaces(result.layout)) places)"
-        )
-      }
-    }
-  }
-
-  /// The places on the map: pins drawn alone and the places in clusters.
-  private static func drawnPlaces(_ layout: MapLayout) -> Int {
-    layout.annotations.count + layout.clusters.reduce(0) { $0 + $1.count }
+    return MadeMap(layout: result.layout, warnings: notes + result.warnings.map(\.description))
   }
 
   /// A failed render in the command line's words: the exit code, and the options that would change it.
@@ -175,8 +213,8 @@ enum RenderCommand {
   /// Reads every option first (so a bad value is a usage error whatever else is wrong), then the style,
   /// the tile source and the places. `warnings` are shown with the render's own, once the map is made.
   private static func makeRequest(
-    _ arguments: ParsedArguments, out: String, quiet: Bool, progress: ProgressLine?,
-    warnings: inout [String]
+    _ arguments: ParsedArguments, out: String, resources: RenderResources, progress: ProgressLine?,
+    warnings: inout [String], fileWarnings: inout [String]
   ) throws(CLIError) -> RenderRequest {
     var request = RenderRequest(annotations: [])
     let user: UserPosition?
@@ -199,7 +237,8 @@ enum RenderCommand {
     // Whole zooms for raster tiles unless asked; vector basemaps are crisp at any zoom.
     request.zoomSnapping = arguments.flag("fractional-zoom") ? .fractional : nil
     request.requireAllTiles = arguments.flag("offline")
-    request.style = try StyleResolver.resolve(arguments.string("style")!)
+    request.style = try resources.style(arguments.string("style")!)
+    request.tileCache = resources.tileCache
     var tilesOption = arguments.string("tiles")
     // A map style may name its own local tiles (pmtiles://, mbtiles://), used when --tiles names none.
     var mapStyle: (style: MapStyle, path: String)?
@@ -216,16 +255,11 @@ enum RenderCommand {
     } else if (tilesOption ?? request.style.basemap.tiles) == BuiltinBasemap.none {
       // No basemap, only when asked: the style's plain background.
     } else if let tiles = tilesOption ?? request.style.basemap.tiles, tiles != BuiltinBasemap.name {
-      let source: any TileSource
-      do {
-        source = try openTileSource(at: tiles)
-      } catch {
-        throw .badInput("\(error)")
-      }
+      let source = try resources.tileSource(at: tiles)
       request.tiles = source
       creditLocalTiles(source, path: tiles, arguments: arguments, request: &request, warnings: &warnings)
     } else {
-      request.basemap = try BuiltinBasemap.open()
+      request.basemap = try resources.basemap()
     }
     if request.tiles?.content == .vector {
       let resolved: (style: MapStyle, path: String)
@@ -238,7 +272,8 @@ enum RenderCommand {
       warnings += resolved.style.warnings.map { "\(resolved.path): \($0)" }
     }
     let (places, stored) = try loadPlaces(
-      arguments, filter: filter, within: request.fixedViewBox(), quiet: quiet)
+      arguments, filter: filter, within: request.fixedViewBox(), resources: resources,
+      warnings: &fileWarnings)
     request.annotations = arguments.isGiven("locations") ? byDate(places.locations) : places.locations
     request.places = stored
     // Dates and coordinates in date order, for the route and the title's dates: the store's without texts.
@@ -334,27 +369,31 @@ enum RenderCommand {
       attribution: attribution, retina: retina, settings: settings)
   }
 
-  /// Runs the render; while tiles are fetched, Ctrl-C stops the download cleanly.
-  private static func render(_ request: RenderRequest, quiet: Bool, progress: ProgressLine?)
-    throws(RenderError)
-    -> RenderResult
-  {
-    guard let remote = request.tiles as? RemoteTileSource else { return try Snapshotter.render(request) }
+  /// Runs the render; while tiles are fetched, Ctrl-C stops the download cleanly (when `interruptible`).
+  private static func render(
+    _ request: RenderRequest, quiet: Bool, progress: ProgressLine?, interruptible: Bool
+  ) throws(RenderError) -> RenderResult {
+    guard interruptible, let remote = request.tiles as? RemoteTileSource else {
+      return try Snapshotter.render(request)
+    }
     let interrupts = Interrupts.forward(to: remote.cancellation, quiet: quiet, progress: progress)
     defer { Interrupts.restore(interrupts) }
     return try Snapshotter.render(request)
   }
 
   /// The places of `--locations`, else of the store (read coordinates first: `StoredPlaces`; only those in
-  /// `box`, the view of a given centre and zoom), filtered.
+  /// `box`, the view of a given centre and zoom), filtered. The file's warnings go to `warnings`.
   private static func loadPlaces(
-    _ arguments: ParsedArguments, filter: LocationFilter, within box: GeoBox?, quiet: Bool
+    _ arguments: ParsedArguments, filter: LocationFilter, within box: GeoBox?, resources: RenderResources,
+    warnings: inout [String]
   ) throws(CLIError) -> (LocationSet, StoredPlaces?) {
     guard let path = arguments.string("locations") else {
       let storePath = StoreAccess.path(arguments)
       let onlyOverlays = arguments.isGiven("user") || arguments.isGiven("center")
       if !FileManager.default.fileExists(atPath: storePath) && onlyOverlays { return (LocationSet(), nil) }
-      let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
+      let store = try resources.store(at: storePath) { () throws(CLIError) in
+        try StoreAccess.open(arguments, create: false, access: .readOnly)
+      }
       do {
         return (
           LocationSet(locations: [], tracks: try store.tracks(filter)), try store.places(filter, within: box)
@@ -369,7 +408,7 @@ enum RenderCommand {
     } catch {
       throw .badInput(error.description)
     }
-    if !quiet { for warning in places.warnings { Console.warning(warning) } }
+    warnings += places.warnings
     places.locations = places.locations.filter(filter.includes)
     places.tracks = places.tracks.filter(filter.includes)
     return (places, nil)

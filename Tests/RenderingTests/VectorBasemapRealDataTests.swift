@@ -134,4 +134,78 @@ final class VectorBasemapRealDataTests: XCTestCase {
       ], user: UserPosition(coordinate: Coordinate(latitude: 37.3300, longitude: -122.0210), accuracy: 60))
     GoldenImage.assertMatches(Data(result.data), named: "builtin-city")
   }
+
+  private func labels(center: Coordinate, zoom: Double, width: Double = 800, height: Double = 600) throws
+    -> [BasemapLabel]
+  {
+    var request = RenderRequest(annotations: [])
+    request.size = PixelSize(width: width, height: height)
+    request.center = center
+    request.zoom = zoom
+    request.basemap = try basemap()
+    return try Snapshotter.render(request).labels
+  }
+
+  /// A view wider than the world (three copies of Greenland at zoom 1 on 1200 points) names each country
+  /// and city once, in the copy nearest the middle of the image.
+  func testAViewWiderThanTheWorldNamesEachPlaceOnce() throws {
+    let labels = try labels(center: Coordinate(latitude: 20, longitude: 0), zoom: 1, width: 1200, height: 500)
+    let texts = labels.map(\.text)
+    XCTAssertEqual(texts.count, Set(texts).count, "names drawn twice: \(texts)")
+    let greenland = try XCTUnwrap(labels.first { $0.text == "GREENLAND" }, "\(texts)")
+    // Greenland's label point (about 41° W) is 58 points left of the middle in the middle copy.
+    XCTAssertEqual(greenland.rect.midX, 600 - 58, accuracy: 40)
+  }
+
+  /// Paris is named once: not again as its arrondissements ("Paris 13 Gobelins" and "Paris 13e
+  /// Arrondissement", the same one under two names) nor as "Gare", a section GeoNames lists beside it.
+  func testParisIsNamedWithoutItsSections() throws {
+    let texts = try labels(center: Coordinate(latitude: 48.8566, longitude: 2.3522), zoom: 12).map(\.text)
+    XCTAssertTrue(texts.contains("Paris"), "\(texts)")
+    XCTAssertEqual(texts.filter { $0.hasPrefix("Paris ") || $0 == "Gare" }, [], "\(texts)")
+  }
+
+  /// Capitals and large agglomerations come first: the world map names Delhi, Moscow and Beijing (once
+  /// hidden under the countries' names, Hyderabad and Shenzhen named instead), and Europe's map sets Paris
+  /// and Berlin no smaller than Saint Petersburg (bold for the largest cities of the view).
+  func testCapitalsAndAgglomerationsComeFirst() throws {
+    let world = try labels(center: Coordinate(latitude: 20, longitude: 10), zoom: 1.6).map(\.text)
+    for name in ["Delhi", "Moscow", "Beijing"] { XCTAssertTrue(world.contains(name), "\(name) in \(world)") }
+    let europe = try labels(center: Coordinate(latitude: 52, longitude: 15), zoom: 3.6)
+    func height(_ name: String) throws -> Double {
+      try XCTUnwrap(europe.first { $0.text == name }, "\(europe.map(\.text))").rect.height
+    }
+    XCTAssertGreaterThanOrEqual(try height("Paris"), try height("Saint Petersburg"))
+    XCTAssertGreaterThanOrEqual(try height("Berlin"), try height("Saint Petersburg"))
+  }
+
+  /// Fiji, Samoa and Tonga are named on their islands (the 1:110 m countries lack Samoa and Tonga).
+  func testSmallIslandCountriesAreNamed() throws {
+    let texts = try labels(center: Coordinate(latitude: -17, longitude: -177), zoom: 5.3).map(\.text)
+    for name in ["FIJI", "SAMOA", "TONGA"] { XCTAssertTrue(texts.contains(name), "\(name) in \(texts)") }
+  }
+
+  /// Paris has the Seine: from zoom 5 rivers are drawn in the lakes' colour (Natural Earth 1:50 m centre
+  /// lines), up to zoom 10, past which the source's lines stray too far from the real banks.
+  func testRiversFromTheZoomWhereTheyMatter() throws {
+    func waterOnLand(zoom: Double, center: Coordinate) throws -> Int {
+      var request = RenderRequest(annotations: [])
+      request.size = PixelSize(width: 400, height: 300)
+      request.center = center
+      request.zoom = zoom
+      request.basemap = try basemap()
+      request.style.basemap.attribution = ""
+      let image = try PNGCodec.decode(Data(try Snapshotter.render(request).data))
+      var count = 0
+      for y in 0..<image.height {
+        for x in 0..<image.width where RGBA(image, x, y).distance(to: request.style.basemap.lake) <= 12 {
+          count += 1
+        }
+      }
+      return count
+    }
+    let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
+    XCTAssertGreaterThan(try waterOnLand(zoom: 9, center: paris), 300, "the Seine and the Marne at Paris")
+    XCTAssertLessThan(try waterOnLand(zoom: 12, center: paris), 20, "no Seine 3 km south of the Cité")
+  }
 }

@@ -2,13 +2,14 @@ import BasemapBuilding
 import MapMath
 import Tiles
 
-/// The fixture's files as builder inputs: `land.shp` doubles as lakes, `lines.shp` as every kind of line.
+/// The fixture's files as builder inputs: `land.shp` doubles as lakes, `lines.shp` as every kind of line
+/// but rivers (`rivers.pn2`).
 public func basemapFixtureInputs() -> BasemapBuilder.Inputs {
   func file(_ name: String) -> String { RepositoryPaths.fixture("basemap/\(name)").path }
   return BasemapBuilder.Inputs(
     land: file("land.shp"), lakes: file("land.shp"), coastline: file("lines.shp"),
     countryBorders: file("lines.shp"), stateBorders: file("lines.shp"), countries: file("land.dbf"),
-    cities: file("cities.csv"))
+    cities: file("cities.csv"), rivers: file("rivers.pn2"))
 }
 
 /// The non-zero winding number of the features' rings around a point: 0 outside, non-zero inside.

@@ -19,7 +19,7 @@ final class BasemapCommittedDataTests: XCTestCase {
     XCTAssertLessThanOrEqual(size, 15 << 20)
 
     for kind in BasemapKind.allCases {
-      let band = kind == .stateBorder ? 2 : 0
+      let band = kind == .stateBorder || kind == .river ? 2 : 0
       let found = try data.features(
         kind, band: band, from: WorldPoint(x: 0, y: 0), to: WorldPoint(x: 1, y: 1))
       XCTAssertFalse(found.isEmpty, "\(kind) at band \(band)")
@@ -39,6 +39,26 @@ final class BasemapCommittedDataTests: XCTestCase {
     XCTAssertFalse(
       try data.features(.coastline, band: 4, from: low, to: high).isEmpty,
       "the Normandy coast in the same cell")
+  }
+
+  /// Cities rank by agglomeration and capital (Paris and Berlin above Saint Petersburg), without the
+  /// sections GeoNames lists beside them; the small countries the 1:110 m table lacks are named.
+  func testCitiesRankByAgglomerationAndSmallCountriesAreThere() throws {
+    let data = try BasemapData(path: path)
+    let world = (WorldPoint(x: 0, y: 0), WorldPoint(x: 1, y: 1))
+    let cities = try data.features(.cityLabel, band: 4, from: world.0, to: world.1)
+    func rank(_ name: String) throws -> Double { try XCTUnwrap(cities.first { $0.name == name }).rank }
+    XCTAssertGreaterThan(try rank("Paris"), try rank("Saint Petersburg"))
+    XCTAssertGreaterThan(try rank("Berlin"), try rank("Saint Petersburg"))
+    XCTAssertGreaterThan(try rank("Delhi"), try rank("Bengaluru"))
+    let names = Set(cities.compactMap(\.name))
+    for section in ["Paris 13 Gobelins", "Paris 13e Arrondissement", "Gare", "Puxi"] {
+      XCTAssertFalse(names.contains(section), section)
+    }
+    let countries = try data.features(.countryLabel, band: 4, from: world.0, to: world.1)
+    let tonga = try XCTUnwrap(countries.first { $0.name == "Tonga" })
+    XCTAssertGreaterThan(tonga.parts.count, 1, "Tonga's islands")
+    XCTAssertEqual(countries.filter { $0.name == "Samoa" }.count, 1)
   }
 
   func testABuildInsideTheRepositoryFindsIt() {

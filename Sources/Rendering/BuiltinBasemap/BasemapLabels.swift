@@ -13,6 +13,11 @@ struct BasemapLabels {
   static let cityDotMaximumZoom = 12.0
   /// Points of image area per city name at most, so that a crowded region does not become a wall of names.
   static let areaPerCityLabel = 15_000.0
+  /// Points of image area per city placed before the countries (at least 2): the largest of the view, on
+  /// maps of the world and of continents (below `leadingCityMaximumZoom`), where country names would
+  /// otherwise cover Delhi and Moscow; closer in, countries come first as their names move less.
+  static let areaPerLeadingCity = 40_000.0
+  static let leadingCityMaximumZoom = 3.0
 
   /// A name as placed, in points, with the lines of text that draw it.
   struct Entry {
@@ -36,9 +41,14 @@ struct BasemapLabels {
   /// Zoomed into a city: its name is set like the name of the area.
   var isAreaZoom: Bool { zoom >= BasemapLabels.cityDotMaximumZoom }
 
-  /// The label points of `band` inside the view (not merely its clip margin), unmeasured.
+  /// The label points of `band` inside the view (not merely its clip margin), unmeasured. A feature's
+  /// parts are its places in order of preference (a country's label point, then its other pieces, largest
+  /// first): the first part in view, in every world copy, is a candidate of the feature's `group`, the
+  /// copies preferred by nearness to the middle of the view: `place` names a feature once, at the first
+  /// that fits.
   static func candidates(in view: BasemapView, band: Int) throws -> [LabelCandidate] {
     var points: [LabelCandidate] = []
+    var groups: [String: Int] = [:]
     let bounds = PixelRect(x: 0, y: 0, width: view.size.width, height: view.size.height)
     for window in view.windows {
       let projection = view.projection(for: window)
@@ -46,31 +56,59 @@ struct BasemapLabels {
         if kind == .countryLabel && view.zoom >= countryLabelMaximumZoom { continue }
         for feature in try view.features(kind, band: band, window) {
           guard let name = feature.name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty,
-            let point = feature.parts.first?.first
+            let first = feature.parts.first?.first
           else { continue }
-          let anchor = projection.point(point)
-          guard bounds.contains(anchor) else { continue }
-          points.append(
-            LabelCandidate(
+          let key = "\(kind.rawValue) \(name) \(first.x) \(first.y)"
+          let group = groups[key] ?? groups.count
+          groups[key] = group
+          for (part, piece) in feature.parts.enumerated() {
+            guard let point = piece.first else { continue }
+            let anchor = projection.point(point)
+            guard bounds.contains(anchor) else { continue }
+            var candidate = LabelCandidate(
               kind: kind == .countryLabel ? .country : .city, name: name, rank: feature.rank, anchor: anchor,
-              textSize: PixelSize(width: 0, height: 0)))
+              textSize: PixelSize(width: 0, height: 0))
+            candidate.group = group
+            candidate.preference = (
+              part, (anchor.x - bounds.midX).magnitude + (anchor.y - bounds.midY).magnitude
+            )
+            points.append(candidate)
+          }
         }
       }
     }
-    return points
+    // A piece is a place for the name only when the pieces before it are out of view: France's name goes
+    // to Réunion when the map shows Réunion alone, never because it did not fit over France.
+    var firstPart: [Int: Int] = [:]
+    for point in points {
+      firstPart[point.group] = min(firstPart[point.group] ?? .max, point.preference.part)
+    }
+    return points.filter { $0.preference.part == firstPart[$0.group] }
   }
 
   /// Measures the candidates in priority order and places those that fit.
   mutating func place(
     _ candidates: [LabelCandidate], fontFamily: String, obstacles: [PixelRect], measuring: MeasuringContext
   ) {
+    var candidates = candidates
+    let leading =
+      zoom < BasemapLabels.leadingCityMaximumZoom
+      ? max(Int(size.width * size.height / BasemapLabels.areaPerLeadingCity), 2) : 0
+    var leadingGroups = Set<Int>()
+    for index in LabelPlacer.order(candidates) where candidates[index].kind == .city {
+      if leadingGroups.count == leading && !leadingGroups.contains(candidates[index].group) { break }
+      leadingGroups.insert(candidates[index].group)
+      candidates[index].leads = true
+    }
+    var named = Set<Int>()
     var placer = LabelPlacer(size: size, obstacles: obstacles)
     let dotRadius = zoom < BasemapLabels.cityDotMaximumZoom ? style.cityDotRadius : 0
     var cities = max(Int(size.width * size.height / BasemapLabels.areaPerCityLabel), 3)
     for index in LabelPlacer.order(candidates) {
       var candidate = candidates[index]
+      if named.contains(candidate.group) { continue }
       if candidate.kind == .city {
-        guard cities > 0 else { break }
+        guard cities > 0 else { continue }
         candidate.dotRadius = dotRadius
         if dotRadius > 0 && !placer.dotFits(at: candidate.anchor, radius: dotRadius) { continue }
       }
@@ -80,6 +118,7 @@ struct BasemapLabels {
       candidate.textSize = PixelSize(
         width: lines.map(\.size.width).max() ?? 0, height: lines.reduce(0) { $0 + $1.size.height })
       guard let placed = placer.place(candidate, index: index) else { continue }
+      named.insert(candidate.group)
       if candidate.kind == .city { cities -= 1 }
       entries.append(
         Entry(label: placed, kind: candidate.kind == .country ? .country : .city, text: text, lines: lines))

@@ -18,6 +18,15 @@ struct LabelCandidate {
   var textSize: PixelSize
   /// A city's dot; 0 draws no dot and centres the text on the anchor.
   var dotRadius: Double = 0
+  /// The feature the candidate names: of the candidates of one group (its world copies, a country's
+  /// pieces) only the first placed is drawn.
+  var group = 0
+  /// Among a group's candidates, smaller first: the part of the feature, then the distance to the middle of
+  /// the view (in points, across plus down).
+  var preference: (part: Int, distance: Double) = (0, 0)
+  /// One of the few largest cities of the view, placed before the countries: a country's name can move
+  /// aside, Delhi cannot.
+  var leads = false
 }
 
 /// A label as placed: its text block and its dot, in points.
@@ -64,15 +73,19 @@ struct LabelPlacer {
       && !labels.intersects(rect.insetBy(dx: -labelDistance, dy: -labelDistance))
   }
 
-  /// The order labels are placed in: countries, then cities; within each, higher rank first, then by name,
-  /// then by position, so that the same candidates always give the same map.
+  /// The order labels are placed in: the leading cities, countries, then the other cities; within each,
+  /// higher rank first, then by name, then by position, so that the same candidates always give the same
+  /// map.
   static func order(_ candidates: [LabelCandidate]) -> [Int] {
     candidates.indices.sorted { i, j in
       let a = candidates[i]
       let b = candidates[j]
+      if a.leads != b.leads { return a.leads }
       if a.kind != b.kind { return a.kind < b.kind }
       if a.rank != b.rank { return a.rank > b.rank }
       if a.name != b.name { return a.name < b.name }
+      if a.group != b.group { return a.group < b.group }
+      if a.preference != b.preference { return a.preference < b.preference }
       if a.anchor.x != b.anchor.x { return a.anchor.x < b.anchor.x }
       if a.anchor.y != b.anchor.y { return a.anchor.y < b.anchor.y }
       return i < j

@@ -6,7 +6,10 @@ extension VectorBasemapLayer {
   /// Line widths are a little thinner when the whole world is on the map.
   private var widthFactor: Double { min(1, 0.55 + 0.15 * max(zoom, 0)) }
 
-  /// Paints the sea, land, lakes, coastline, borders and names, in that order.
+  /// Rivers widen from a point at zoom 5 to 1.8 points at zoom 9.
+  private var riverWidth: Double { min(max(1 + 0.2 * (zoom - 5), 1), 2) }
+
+  /// Paints the sea, land, lakes, rivers, coastline, borders and names, in that order.
   func draw(on canvas: Canvas) {
     let cr = canvas.context
     cairo_save(cr)
@@ -16,6 +19,7 @@ extension VectorBasemapLayer {
     fill(lakes, color: style.lake, canvas)
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+    stroke(rivers, color: style.lake, width: riverWidth, canvas)
     stroke(coastlines, color: style.coastline, width: style.coastlineWidth * widthFactor, canvas)
     stroke(stateBorders, color: style.stateBorder, width: style.stateBorderWidth, canvas, dashed: true)
     stroke(countryBorders, color: style.countryBorder, width: style.countryBorderWidth * widthFactor, canvas)

@@ -4,7 +4,7 @@ import Tiles
 
 /// Draws the built-in basemap (`BasemapSource`) straight onto the canvas as vector paths, so SVG and PDF
 /// stay vector: the sea, land (every piece in one path and one fill, so the edges where the data cut big
-/// polygons into pieces never show), lakes, the coastline, state and country borders, and the names of
+/// polygons into pieces never show), lakes, rivers, the coastline, state and country borders, and the names of
 /// countries and cities (`BasemapLabels`), placed around the overlays.
 ///
 /// Everything is computed when the layer is made (the data read, projected to points and clipped to the
@@ -13,6 +13,10 @@ import Tiles
 final class VectorBasemapLayer {
   /// State borders help from about the size of a large country on screen.
   static let stateBorderMinimumZoom = 4.0
+  /// Rivers from a country's size on screen (the data holds them from band 2, zoom 5, on) to a city's:
+  /// at half an arc-minute, the source's lines stray a few kilometres (the Seine 3 km south of the Cité),
+  /// tens of points past zoom 10, where a river drawn beside a pin would mislead more than none.
+  static let riverZooms = 5.0..<10.0
   /// Points around the view that geometry is kept for, so that line ends and joins stay outside it.
   static let clipMargin = 8.0
 
@@ -21,6 +25,7 @@ final class VectorBasemapLayer {
   let zoom: Double
   private(set) var land: [[PixelPoint]] = []
   private(set) var lakes: [[PixelPoint]] = []
+  private(set) var rivers: [[PixelPoint]] = []
   private(set) var coastlines: [[PixelPoint]] = []
   private(set) var stateBorders: [[PixelPoint]] = []
   private(set) var countryBorders: [[PixelPoint]] = []
@@ -72,12 +77,14 @@ final class VectorBasemapLayer {
     let band = VectorBasemapLayer.band(for: camera)
     for window in view.windows {
       let projection = view.projection(for: window)
-      for kind in [BasemapKind.land, .lake, .coastline, .stateBorder, .countryBorder] {
+      for kind in [BasemapKind.land, .lake, .river, .coastline, .stateBorder, .countryBorder] {
         if kind == .stateBorder && zoom < VectorBasemapLayer.stateBorderMinimumZoom { continue }
+        if kind == .river && !VectorBasemapLayer.riverZooms.contains(zoom) { continue }
         for feature in try view.features(kind, band: band, window) {
           switch kind {
           case .land: projection.addPolygon(feature.parts, clip: view.clip, to: &land)
           case .lake: projection.addPolygon(feature.parts, clip: view.clip, to: &lakes)
+          case .river: projection.addLine(feature.parts, clip: view.clip, to: &rivers)
           case .coastline: projection.addLine(feature.parts, clip: view.clip, to: &coastlines)
           case .stateBorder:
             projection.addLine(feature.parts, clip: view.clip, coarse: true, to: &stateBorders)

@@ -29,7 +29,7 @@ public enum BasemapDataError: Error, CustomStringConvertible, Equatable {
 }
 
 /// The built-in offline basemap's data: the SQLite file that `basemap-builder` writes (Natural Earth land,
-/// lakes, coastlines and borders, country and city labels), read through its R-tree.
+/// lakes, rivers, coastlines and borders, country and city labels), read through its R-tree.
 ///
 /// Safe to use from several threads: queries run one at a time on one read-only connection (the file is
 /// opened `immutable`, as it never changes while mymap runs), and geometry is decoded outside the lock.

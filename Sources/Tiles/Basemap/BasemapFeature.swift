@@ -6,6 +6,8 @@ public enum BasemapKind: String, CaseIterable, Sendable {
   case land
   /// Lake polygons.
   case lake
+  /// River and lake centre lines, drawn in the lakes' colour from the zoom where rivers matter.
+  case river
   /// Coastline lines, drawn over land and lakes for a crisp edge.
   case coastline
   /// State and province boundary lines.
