@@ -25,6 +25,7 @@ final class MapSnapshotterTests: XCTestCase {
     var options = options()
     options.style = try Style.named("dark")
     options.scale = 2
+    options.title = MapTitle(title: "Gulf of Finland", subtitle: "Two capitals")
     let snapshot = try await MapSnapshotter(options: options).snapshot()
     XCTAssertEqual(Array(snapshot.data.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
     XCTAssertEqual(snapshot.pixelSize, PixelSize(width: 800, height: 600))
@@ -40,6 +41,8 @@ final class MapSnapshotterTests: XCTestCase {
       XCTAssertEqual(back.latitude, place.coordinate.latitude, accuracy: 1e-9)
       XCTAssertEqual(back.longitude, place.coordinate.longitude, accuracy: 1e-9)
     }
+    XCTAssertEqual(
+      snapshot.layout.plates.first { $0.kind == "title" }?.text, "Gulf of Finland\nTwo capitals")
     let again = try await MapSnapshotter(options: options).snapshot()
     XCTAssertEqual(again.data, snapshot.data, "the same options give the same bytes")
   }
@@ -58,6 +61,18 @@ final class MapSnapshotterTests: XCTestCase {
     XCTAssertTrue(String(decoding: snapshot.data.prefix(100), as: UTF8.self).contains("<svg"))
     XCTAssertEqual(snapshot.layout.tiles.source, "none")
     XCTAssertEqual(snapshot.point(for: options.center!).x, 150, accuracy: 1e-9)
+  }
+
+  func testTilesByPathOrSourceWithTheCallersCredit() throws {
+    var byPath = options()
+    byPath.tiles = .path(RenderKit.fixtureTilesPath)
+    byPath.attribution = "© Test tiles"
+    let drawn = try MapSnapshotter(options: byPath).snapshot(cancellation: nil)
+    XCTAssertEqual(drawn.layout.tiles.source, try RenderKit.fixtureTiles().description)
+    XCTAssertEqual(drawn.layout.plates.first { $0.kind == "attribution" }?.text, "© Test tiles")
+    var bySource = byPath
+    bySource.tiles = .source(try RenderKit.fixtureTiles())
+    XCTAssertEqual(try MapSnapshotter(options: bySource).snapshot(cancellation: nil).data, drawn.data)
   }
 
   func testNamedStylesComeFromThePackage() throws {
@@ -118,29 +133,5 @@ final class MapSnapshotterTests: XCTestCase {
     guard case .failure(let error) = outcome else { return XCTFail("a cancelled task drew its map") }
     XCTAssertEqual(error as? MapSnapshotError, .cancelled)
     XCTAssertEqual("\(error)", "the map was cancelled before it was finished")
-  }
-
-  /// The article "Render a map in ten lines" (Rendering.docc), as written there.
-  func testTheTenLineExampleOfTheDocumentation() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mymap-ten-lines-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let output = folder.appendingPathComponent("map.png")
-    // The example begins.
-    var options = MapSnapshotOptions(places: [
-      PointAnnotation(
-        identifier: "eiffel", coordinate: Coordinate(latitude: 48.8584, longitude: 2.2945),
-        title: "Eiffel Tower", subtitle: "Landmark"),
-      PointAnnotation(
-        identifier: "louvre", coordinate: Coordinate(latitude: 48.8606, longitude: 2.3376),
-        title: "Louvre Museum", subtitle: "Museum"),
-    ])
-    options.style = try Style.named("dark")
-    options.title = MapTitle(title: "Paris", subtitle: "Two museums")
-    let snapshot = try await MapSnapshotter(options: options).snapshot()
-    try snapshot.data.write(to: output, options: .atomic)
-    // The example ends.
-    XCTAssertEqual(try Data(contentsOf: output), snapshot.data)
-    XCTAssertEqual(snapshot.layout.plates.first { $0.kind == "title" }?.text, "Paris\nTwo museums")
   }
 }

@@ -74,8 +74,9 @@ public struct MapSnapshotter: Sendable {
     return try result.get()
   }
 
-  /// Draws the map on the calling thread; `cancellation` may stop it from another thread.
-  public func snapshot(cancellation: RenderCancellation? = nil) throws(MapSnapshotError) -> MapSnapshot {
+  /// Draws the map on the calling thread (for code that is not async: XCTest assertions, command-line
+  /// tools); `cancellation`, when given, may stop it from another thread.
+  public func snapshot(cancellation: RenderCancellation?) throws(MapSnapshotError) -> MapSnapshot {
     let request = try makeRequest()
     do {
       return MapSnapshot(try Snapshotter.render(request, cancellation: cancellation), format: options.format)
