@@ -134,4 +134,39 @@ final class MapSnapshotterTests: XCTestCase {
     XCTAssertEqual(error as? MapSnapshotError, .cancelled)
     XCTAssertEqual("\(error)", "the map was cancelled before it was finished")
   }
+
+  /// Cancelled while a stage runs (here by an overlay, as another thread would), the render stops at the
+  /// next stage: after placing, before the basemap is read; after drawing, before encoding.
+  func testCancellationDuringAStageStopsAtTheNextOne() throws {
+    for stage in [CancellingOverlay.Stage.placing, .drawing] {
+      let cancellation = RenderCancellation()
+      let request = try MapSnapshotter(options: options()).makeRequest()
+      let overlay = CancellingOverlay(stage: stage, cancellation: cancellation)
+      XCTAssertThrowsError(try Snapshotter.render(request, adding: [overlay], cancellation: cancellation)) {
+        XCTAssertEqual($0 as? RenderError, .cancelled, "\(stage)")
+      }
+      XCTAssertTrue(cancellation.isCancelled)
+    }
+    let untouched = RenderCancellation()
+    let request = try MapSnapshotter(options: options()).makeRequest()
+    XCTAssertNoThrow(try Snapshotter.render(request, cancellation: untouched))
+  }
+}
+
+/// A test-only overlay that cancels the render while it is placed or drawn.
+private struct CancellingOverlay: MapOverlay {
+  enum Stage { case placing, drawing }
+  let stage: Stage
+  let cancellation: RenderCancellation
+
+  func settle(on camera: Camera, around others: [PixelRect]) -> [PixelRect]? {
+    if stage == .placing { cancellation.cancel() }
+    return nil
+  }
+
+  var drawLevels: [DrawLevel] { [DrawLevel(rank: 250)] }
+
+  func draw(_ level: DrawLevel, on canvas: Canvas) {
+    if stage == .drawing { cancellation.cancel() }
+  }
 }
