@@ -75,6 +75,23 @@ final class MapSnapshotterTests: XCTestCase {
     XCTAssertEqual(try MapSnapshotter(options: bySource).snapshot(cancellation: nil).data, drawn.data)
   }
 
+  func testVectorTilesAreDrawnWithTheBundledMapStyleOfTheStyle() throws {
+    var options = MapSnapshotOptions(places: [
+      PointAnnotation(
+        identifier: "esplanadi", coordinate: Coordinate(latitude: 60.16748, longitude: 24.94761),
+        title: "Esplanadi")
+    ])
+    options.size = PixelSize(width: 300, height: 200)
+    options.zoom = 15
+    options.tiles = .path(VectorMapFixtures.tilesPath)
+    let light = try MapSnapshotter(options: options).snapshot(cancellation: nil)
+    XCTAssertEqual(light.layout.tiles.source, try openTileSource(at: VectorMapFixtures.tilesPath).description)
+    options.mapStyle = try MapStyle.named("light")
+    XCTAssertEqual(try MapSnapshotter(options: options).snapshot(cancellation: nil).data, light.data)
+    options.mapStyle = try MapStyle.named("dark")
+    XCTAssertNotEqual(try MapSnapshotter(options: options).snapshot(cancellation: nil).data, light.data)
+  }
+
   func testNamedStylesComeFromThePackage() throws {
     XCTAssertEqual(try Style.named("dark").name, "dark")
     XCTAssertEqual(try Style.named("default").pin.color, Style.standard.pin.color)
