@@ -69,7 +69,8 @@ public func verifyMapSnapshot(
   }
   let outcome = MapSnapshotReference.check(
     snapshot.data, named: name, in: folder, record: record ?? MapSnapshotTesting.isRecording,
-    tolerance: tolerance ?? MapSnapshotTesting.tolerance(scale: options.scale))
+    tolerance: tolerance ?? MapSnapshotTesting.tolerance(scale: options.scale),
+    recordVariable: MapSnapshotTesting.recordVariable)
   return MapSnapshotTesting.failureMessage(outcome, named: name)
 }
 

@@ -22,9 +22,11 @@ public enum MapSnapshotReference {
   }
 
   /// Checks `png` against `<folder>/<name>.png`, or records it there when `record` is set or the
-  /// reference is missing. `name` may contain `/` to group references in folders.
+  /// reference is missing. `name` may contain `/` to group references in folders; `recordVariable` is
+  /// the environment variable that turns recording on, named in the advice for an unreadable reference.
   public static func check(
-    _ png: Data, named name: String, in folder: URL, record: Bool, tolerance: ImageTolerance
+    _ png: Data, named name: String, in folder: URL, record: Bool, tolerance: ImageTolerance,
+    recordVariable: String
   ) -> Outcome {
     guard isValidName(name) else {
       return .error("snapshot name \"\(name)\" must be a relative path without \"..\" and without \".png\"")
@@ -53,7 +55,9 @@ public enum MapSnapshotReference {
     do {
       expected = try PNGCodec.decode(try Data(contentsOf: reference))
     } catch {
-      return .error("reference \(reference.path) cannot be read (\(error)); delete it to record it again")
+      return .error(
+        "reference \(reference.path) cannot be read (\(error)); delete it or set \(recordVariable)=1 to record"
+          + " it again")
     }
     let result = ImageComparison.compare(expected, actual, tolerance: tolerance)
     if result.passes {

@@ -90,6 +90,16 @@ final class AssertMapSnapshotTests: XCTestCase {
         verifyMapSnapshot(of: options(subtitle: "Bar"), named: name, in: folder.url),
         "snapshot name \"\(name)\" must be a relative path without \"..\" and without \".png\"")
     }
+    try Data("not a PNG".utf8).write(to: folder.url("broken.png"))
+    XCTAssertEqual(
+      verifyMapSnapshot(of: options(subtitle: "Bar"), named: "broken", in: folder.url)?.hasPrefix(
+        "reference \(folder.url("broken.png").path) cannot be read ("),
+      true)
+    XCTAssertEqual(
+      verifyMapSnapshot(of: options(subtitle: "Bar"), named: "broken", in: folder.url)?.hasSuffix(
+        "); delete it or set MYMAP_RECORD_SNAPSHOTS=1 to record it again"),
+      true)
+    try FileManager.default.removeItem(at: folder.url("broken.png"))
     var nothing = MapSnapshotOptions()
     nothing.tiles = .none
     XCTAssertEqual(

@@ -88,7 +88,9 @@ public enum GoldenImage {
     directory: URL = RepositoryPaths.goldens, record: Bool = isRecording
   ) -> Outcome {
     // The users' snapshot check (MapSnapshotTesting) is the one implementation; goldens differ in words.
-    switch MapSnapshotReference.check(png, named: name, in: directory, record: record, tolerance: tolerance) {
+    let outcome = MapSnapshotReference.check(
+      png, named: name, in: directory, record: record, tolerance: tolerance, recordVariable: recordVariable)
+    switch outcome {
     case .matched(let result): return .matched(result)
     case .recorded(let golden, let wasMissing): return .recorded(golden: golden, wasMissing: wasMissing)
     case .mismatched(let result, let golden, let actual, let diff):

@@ -52,7 +52,9 @@ public struct MapSnapshotter: Sendable {
   }
 
   /// Draws the map on a background thread. Cancelling the calling task stops the render at its next
-  /// stage (measure and fit, basemap, drawing, encoding) with `MapSnapshotError.cancelled`.
+  /// stage (measure and fit, basemap, drawing, encoding) with `MapSnapshotError.cancelled`. A tile
+  /// server's download, once begun, runs to its end (bounded by its tile limit and timeouts), so that the
+  /// source stays usable for the next map; stop it with its own `FetchCancellation` if need be.
   public func snapshot() async throws(MapSnapshotError) -> MapSnapshot {
     if Task.isCancelled { throw .cancelled }
     let cancellation = RenderCancellation()
