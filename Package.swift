@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "Rendering", targets: ["Rendering"]),
     .library(name: "VectorTiles", targets: ["VectorTiles"]),
     .library(name: "MapStyle", targets: ["MapStyle"]),
+    .library(name: "MapSnapshotTesting", targets: ["MapSnapshotTesting"]),
   ],
   targets: [
     .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
@@ -59,6 +60,8 @@ let package = Package(
     .target(
       name: "Rendering",
       dependencies: ["JSON", "MapMath", "ImageCodecs", "Tiles", "VectorTiles", "MapStyle", "Gzip", "CCairo"]),
+    // assertMapSnapshot for a user's XCTest targets: golden images of their own maps.
+    .target(name: "MapSnapshotTesting", dependencies: ["Rendering", "ImageCodecs"]),
     .executableTarget(
       name: "mymap",
       dependencies: [
@@ -69,7 +72,7 @@ let package = Package(
     // The builder of Data/basemap.sqlite from Natural Earth and GeoNames: only basemap-builder uses it.
     .target(name: "BasemapBuilding", dependencies: ["Tiles", "MapMath", "CSV", "SQLite", "FileSystem"]),
     .executableTarget(name: "basemap-builder", dependencies: ["BasemapBuilding", "Tiles", "MapMath"]),
-    .target(name: "TestSupport", dependencies: ["Rendering", "ImageCodecs", "Tiles", "TileFetching", "BasemapBuilding", "SQLite"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Rendering", "MapSnapshotTesting", "ImageCodecs", "Tiles", "TileFetching", "BasemapBuilding", "SQLite"], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),
@@ -84,5 +87,8 @@ let package = Package(
       name: "RenderingTests", dependencies: ["Rendering", "Places", "ImageCodecs", "TileFetching", "MapStyle", "VectorTiles", "TestSupport"],
       exclude: ["Goldens"]),
     .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "TestSupport"]),
+    .testTarget(
+      name: "MapSnapshotTestingTests", dependencies: ["MapSnapshotTesting", "Rendering", "ImageCodecs", "TestSupport"],
+      exclude: ["MapSnapshots"]),
   ]
 )

@@ -21,6 +21,9 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
   case tileDownload(TileDownloadError)
   /// The image could not be drawn or encoded (a Cairo failure, or a basemap over Cairo's size limit).
   case drawing(String)
+  /// The render was cancelled (`RenderCancellation`, or the task of `MapSnapshotter.snapshot()`) before
+  /// it finished; nothing was made.
+  case cancelled
 
   public var description: String {
     switch self {
@@ -39,6 +42,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
       return "\(source) holds vector tiles (Mapbox Vector Tiles), which need a map style to be drawn"
     case .tileDownload(let error): return error.description
     case .drawing(let reason): return reason
+    case .cancelled: return "the map was cancelled before it was finished"
     }
   }
 }

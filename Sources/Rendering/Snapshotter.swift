@@ -16,17 +16,21 @@ public enum Snapshotter {
   /// The most tiles one map may draw; beyond it the tile source's zoom range does not suit the camera.
   public static let maximumTiles = 4096
 
-  /// Draws the map the request describes.
-  public static func render(_ request: RenderRequest) throws(RenderError) -> RenderResult {
-    try render(request, adding: [])
+  /// Draws the map the request describes; once `cancellation` is cancelled, the next stage throws
+  /// `RenderError.cancelled` (`MapSnapshotter` cancels it with its task).
+  public static func render(_ request: RenderRequest, cancellation: RenderCancellation? = nil)
+    throws(RenderError) -> RenderResult
+  {
+    try render(request, adding: [], cancellation: cancellation)
   }
 
   /// Draws the map with `extra` overlays after the standard ones (tests plug overlays in here).
-  static func render(_ request: RenderRequest, adding extra: [any MapOverlay]) throws(RenderError)
-    -> RenderResult
-  {
+  static func render(
+    _ request: RenderRequest, adding extra: [any MapOverlay], cancellation: RenderCancellation? = nil
+  ) throws(RenderError) -> RenderResult {
     var clock = PhaseClock()
     try validate(request)
+    try cancellation?.check()
     let measuring = MeasuringContext()
     let numbering = PlaceNumbering(namedInLegend: request.showsLegend)
     let others = otherOverlays(request, numbering: numbering, measuring: measuring) + extra
@@ -40,10 +44,13 @@ public enum Snapshotter {
     let (camera, fitWarnings, claims) = (placed.camera, placed.warnings, placed.claims)
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
     clock.lap("prepare")
+    try cancellation?.check()
     let basemap = try Basemap.load(
       for: request, camera: camera, overlayClaims: claims, measuring: measuring, warnings: &warnings)
     clock.lap("basemap", splitInto: basemap.vectorTiles?.loadTimes)
+    try cancellation?.check()
     let canvas = try draw(request, camera: camera, basemap: basemap, overlays: overlays, clock: &clock)
+    try cancellation?.check()
     let data = try encode(canvas)
     clock.lap("encode")
     var result = RenderResult(

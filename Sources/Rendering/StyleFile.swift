@@ -130,7 +130,7 @@ extension Style {
     }
   }
 
-  private func nameWasGiven(in data: Data) -> Bool {
+  func nameWasGiven(in data: Data) -> Bool {
     (try? JSONParser.parse(data))?["name"] != nil
   }
 

@@ -190,6 +190,7 @@ enum RenderCommand {
     case .noMapStyle: return .badInput(error.description + " (give one with --map-style)")
     case .tileDownload(let error): return TileServerAccess.map(error, cacheChooser: "XDG_CACHE_HOME")
     case .drawing(let reason): return .failure(reason)
+    case .cancelled: return .interrupted("stopped; nothing was written")
     }
   }
 

@@ -56,6 +56,18 @@ final class RemoteTilesRenderTests: XCTestCase {
     }
   }
 
+  /// The library's way to a tile server: `MapTiles.source` with a `RemoteTileSource`.
+  func testASnapshotFetchesFromATileServer() async throws {
+    var options = MapSnapshotOptions(places: [RenderKit.place("paris", 48.8566, 2.3522)])
+    options.size = PixelSize(width: 200, height: 150)
+    options.tiles = .source(try remote("ok"))
+    let snapshot = try await MapSnapshotter(options: options).snapshot()
+    XCTAssertGreaterThan(snapshot.layout.tiles.needed, 0)
+    XCTAssertEqual(snapshot.layout.tiles.drawn, snapshot.layout.tiles.needed)
+    XCTAssertEqual(server.requests().count, snapshot.layout.tiles.needed)
+    XCTAssertEqual(snapshot.layout.plates.first { $0.kind == "attribution" }?.text, "© Test tiles")
+  }
+
   func testTilesAreFetchedOnceAndDrawn() throws {
     let first = try Snapshotter.render(request(try remote("ok")))
     let summary = first.layout.tiles

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import MapSnapshotTesting
 import Rendering
 import Tiles
 import XCTest
@@ -86,74 +87,15 @@ public enum GoldenImage {
     _ png: Data, named name: String, tolerance: ImageTolerance = .standard,
     directory: URL = RepositoryPaths.goldens, record: Bool = isRecording
   ) -> Outcome {
-    guard isValidName(name) else {
-      return .error("golden name \"\(name)\" must be a relative path without \"..\" and without \".png\"")
+    // The users' snapshot check (MapSnapshotTesting) is the one implementation; goldens differ in words.
+    let outcome = MapSnapshotReference.check(
+      png, named: name, in: directory, record: record, tolerance: tolerance, recordVariable: recordVariable)
+    switch outcome {
+    case .matched(let result): return .matched(result)
+    case .recorded(let golden, let wasMissing): return .recorded(golden: golden, wasMissing: wasMissing)
+    case .mismatched(let result, let golden, let actual, let diff):
+      return .mismatched(result, golden: golden, actual: actual, diff: diff)
+    case .error(let message): return .error(message)
     }
-    let golden = directory.appendingPathComponent(name + ".png")
-    let failures = directory.appendingPathComponent("failures", isDirectory: true)
-    let actualURL = failures.appendingPathComponent(name + ".actual.png")
-    let diffURL = failures.appendingPathComponent(name + ".diff.png")
-
-    let actual: RasterImage
-    do {
-      actual = try PNGCodec.decode(png)
-    } catch {
-      return .error("the image to check against golden \(name) is not a readable PNG: \(error)")
-    }
-
-    let exists = FileManager.default.fileExists(atPath: golden.path)
-    if record || !exists {
-      do {
-        try write(png, to: golden)
-      } catch {
-        return .error("cannot record golden \(golden.path): \(error)")
-      }
-      removeStale([actualURL, diffURL])
-      return .recorded(golden: golden, wasMissing: !exists)
-    }
-
-    let expected: RasterImage
-    do {
-      expected = try PNGCodec.decode(try Data(contentsOf: golden))
-    } catch {
-      return .error(
-        "golden \(golden.path) cannot be read (\(error)); delete it or set \(recordVariable)=1 to record it again"
-      )
-    }
-
-    let result = ImageComparison.compare(expected, actual, tolerance: tolerance)
-    if result.passes {
-      removeStale([actualURL, diffURL])
-      return .matched(result)
-    }
-    do {
-      try write(png, to: actualURL)
-      if let diff = result.diffImage() {
-        try write(try PNGCodec.encode(diff), to: diffURL)
-        return .mismatched(result, golden: golden, actual: actualURL, diff: diffURL)
-      }
-      removeStale([diffURL])  // an old diff would not belong to this run's actual image
-      return .mismatched(result, golden: golden, actual: actualURL, diff: nil)
-    } catch {
-      return .error(
-        "\(result.summary); and the failure images could not be written to \(failures.path): \(error)")
-    }
-  }
-
-  private static func isValidName(_ name: String) -> Bool {
-    !name.isEmpty && !name.hasPrefix("/") && !name.hasSuffix(".png")
-      && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0.isEmpty }
-  }
-
-  private static func write(_ data: Data, to url: URL) throws {
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    // Atomically: an interrupted run must not leave a truncated golden that later fails to decode.
-    try data.write(to: url, options: .atomic)
-  }
-
-  /// Failure images from an earlier run would mislead once this run has passed or re-recorded.
-  private static func removeStale(_ urls: [URL]) {
-    for url in urls { try? FileManager.default.removeItem(at: url) }
   }
 }
