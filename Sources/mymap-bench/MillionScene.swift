@@ -37,6 +37,10 @@ struct MillionScene {
     if !FileManager.default.fileExists(atPath: store) {
       // Made in a process of its own, so that this one's peak memory is the render's alone.
       try makeStoreInChild()
+    } else {
+      // A store made by an older mymap is brought up to the current schema once, outside the timed runs
+      // (they open it read-only, which cannot migrate it).
+      _ = try LocationStore(path: store, create: false)
     }
     let basemap = try BasemapData(path: basemapPath)
     print("store: \(store)")
