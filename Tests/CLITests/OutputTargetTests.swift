@@ -48,7 +48,7 @@ final class OutputTargetTests: XCTestCase {
     let sandbox = try Sandbox()
     _ = try storeWithOnePlace(sandbox)
     let journal = sandbox.storePath + "-journal"
-    FileManager.default.createFile(atPath: journal, contents: Data())
+    XCTAssertTrue(FileManager.default.createFile(atPath: journal, contents: Data()))
     let result = try sandbox.run(["render", "--out", journal, "--format", "png"])
     assertFailed(
       result, status: 2,
