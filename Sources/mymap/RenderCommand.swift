@@ -278,11 +278,16 @@ enum RenderCommand {
     request.annotations = arguments.isGiven("locations") ? byDate(places.locations) : places.locations
     request.places = stored
     // Dates and coordinates in date order, for the route and the title's dates: the store's without texts.
+    // Sorting a million stored places costs, so only when a route or a title asks for them.
+    let wantsDates =
+      arguments.flag("route") || arguments.isGiven("title") || arguments.isGiven("subtitle")
     let dated =
-      stored?.datedInOrder()
-      ?? request.annotations.compactMap { place in
-        (place as? Location)?.date.map { (date: $0, coordinate: place.coordinate) }
-      }
+      !wantsDates
+      ? []
+      : stored?.datedInOrder()
+        ?? request.annotations.compactMap { place in
+          (place as? Location)?.date.map { (date: $0, coordinate: place.coordinate) }
+        }
     request.title = MapDecorationOptions.title(
       arguments, dates: dated.map(\.date), count: stored?.count ?? request.annotations.count)
     request.user = user ?? places.user
