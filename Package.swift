@@ -21,13 +21,15 @@ let package = Package(
     .library(name: "MapSnapshotTesting", targets: ["MapSnapshotTesting"]),
   ],
   targets: [
-    .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+    .systemLibrary(
+      name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // libpng reports errors with setjmp/longjmp, which Swift cannot catch: a small C target turns them into codes.
     // It calls zlib too, to stop a tile whose image data inflates without end before libpng reads it, and
     // libdeflate (Debian's libdeflate-dev), which deflates a map's image in a third of zlib's time.
-    .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]),
+    .target(
+      name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]),
     // libjpeg also reports errors with setjmp/longjmp: the same kind of C target keeps them out of Swift.
     .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
     // libcurl, opened with dlopen at the first fetch: an offline render loads none of it (nor TLS, Kerberos,
@@ -38,12 +40,14 @@ let package = Package(
     .target(name: "Arguments"),
     .target(name: "JSON"),
     .target(name: "MapMath"),
+    // A value behind a POSIX mutex (one ThreadSanitizer sees).
+    .target(name: "Locking"),
     // Reading what a user names without blocking or reading without end; byte counts in words.
     .target(name: "FileSystem"),
     // RFC 4180 CSV records with line numbers: the one CSV reader (places files, the builder's cities).
     .target(name: "CSV"),
     // The one wrapper of sqlite3: connections, statements, typed errors, step budgets, thread rules.
-    .target(name: "SQLite", dependencies: ["CSQLite", "FileSystem"]),
+    .target(name: "SQLite", dependencies: ["Locking", "CSQLite", "FileSystem"]),
     .target(name: "Gzip", dependencies: ["CZlib"]),
     // Decoded pixels and the PNG, JPEG and WebP codecs (their C libraries' Swift faces).
     .target(name: "ImageCodecs", dependencies: ["CPNG", "CJPEG", "CWebP"]),
@@ -52,43 +56,65 @@ let package = Package(
     // MapLibre style reading and evaluation: pure Swift, no I/O.
     .target(name: "MapStyle", dependencies: ["JSON"]),
     .target(name: "Places", dependencies: ["JSON", "CSV", "MapMath", "FileSystem", "SQLite"]),
-    .target(name: "Tiles", dependencies: ["JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "ImageCodecs"]),
+    .target(
+      name: "Tiles",
+      dependencies: ["Locking", "JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "ImageCodecs"]),
     // Fetching tiles from tile servers into the caches, politely (over CCurl; no FoundationNetworking).
     .target(
       name: "TileFetching",
-      dependencies: ["CCurl", "MapMath", "FileSystem", "Gzip", "ImageCodecs", "VectorTiles", "Tiles"]),
+      dependencies: [
+        "Locking", "CCurl", "MapMath", "FileSystem", "Gzip", "ImageCodecs", "VectorTiles", "Tiles",
+      ]),
     .target(
       name: "Rendering",
-      dependencies: ["JSON", "MapMath", "ImageCodecs", "Tiles", "VectorTiles", "MapStyle", "Gzip", "CCairo"]),
+      dependencies: [
+        "Locking", "JSON", "MapMath", "ImageCodecs", "Tiles", "VectorTiles", "MapStyle", "Gzip", "CCairo",
+      ]),
     // assertMapSnapshot for a user's XCTest targets: golden images of their own maps.
     .target(name: "MapSnapshotTesting", dependencies: ["Rendering", "ImageCodecs"]),
     .executableTarget(
       name: "mymap",
       dependencies: [
-        "Arguments", "MapMath", "FileSystem", "Places", "ImageCodecs", "Tiles", "TileFetching", "MapStyle",
+        "Arguments", "Locking", "MapMath", "FileSystem", "Places", "ImageCodecs", "Tiles", "TileFetching",
+        "MapStyle",
         "Rendering",
       ]),
-    .executableTarget(name: "mymap-bench", dependencies: ["MapMath", "Places", "ImageCodecs", "Tiles", "Rendering"]),
+    .executableTarget(
+      name: "mymap-bench", dependencies: ["MapMath", "Places", "ImageCodecs", "Tiles", "Rendering"]),
     // The builder of Data/basemap.sqlite from Natural Earth and GeoNames: only basemap-builder uses it.
     .target(name: "BasemapBuilding", dependencies: ["Tiles", "MapMath", "CSV", "SQLite", "FileSystem"]),
     .executableTarget(name: "basemap-builder", dependencies: ["BasemapBuilding", "Tiles", "MapMath"]),
-    .target(name: "TestSupport", dependencies: ["Rendering", "MapSnapshotTesting", "ImageCodecs", "Tiles", "TileFetching", "BasemapBuilding", "SQLite"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport",
+      dependencies: [
+        "Rendering", "MapSnapshotTesting", "ImageCodecs", "Tiles", "TileFetching", "BasemapBuilding",
+        "SQLite",
+      ], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),
+    .testTarget(name: "LockingTests", dependencies: ["Locking"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),
-    .testTarget(name: "PlacesTests", dependencies: ["Places", "SQLite", "TestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "TilesTests", dependencies: ["Tiles", "Gzip", "SQLite", "VectorTiles", "BasemapBuilding", "TestSupport"]),
-    .testTarget(name: "TileFetchingTests", dependencies: ["TileFetching", "Tiles", "ImageCodecs", "TestSupport"]),
+    .testTarget(
+      name: "PlacesTests", dependencies: ["Places", "SQLite", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "TilesTests",
+      dependencies: ["Locking", "Tiles", "Gzip", "SQLite", "VectorTiles", "BasemapBuilding", "TestSupport"]),
+    .testTarget(
+      name: "TileFetchingTests", dependencies: ["TileFetching", "Tiles", "ImageCodecs", "TestSupport"]),
     .testTarget(name: "BasemapBuildingTests", dependencies: ["BasemapBuilding", "Tiles", "TestSupport"]),
     .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
     .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Gzip", "TestSupport"]),
     .testTarget(
-      name: "RenderingTests", dependencies: ["Rendering", "Places", "ImageCodecs", "TileFetching", "MapStyle", "VectorTiles", "TestSupport"],
+      name: "RenderingTests",
+      dependencies: [
+        "Rendering", "Places", "ImageCodecs", "TileFetching", "MapStyle", "VectorTiles", "TestSupport",
+      ],
       exclude: ["Goldens"]),
     .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "TestSupport"]),
     .testTarget(
-      name: "MapSnapshotTestingTests", dependencies: ["MapSnapshotTesting", "Rendering", "ImageCodecs", "TestSupport"],
+      name: "MapSnapshotTestingTests",
+      dependencies: ["MapSnapshotTesting", "Rendering", "ImageCodecs", "TestSupport"],
       exclude: ["MapSnapshots"]),
   ]
 )

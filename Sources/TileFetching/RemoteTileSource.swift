@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import MapMath
-import Synchronization
 import Tiles
 
 /// Tiles from a tile server through a local cache: `prepare` fetches what a map needs and the cache lacks,
@@ -41,7 +41,7 @@ public final class RemoteTileSource: PreparedTileSource, Sendable {
   public let zoomRange: ClosedRange<Int>
   public let settings: Settings
   /// The cache as a tile source, opened on first read and again after a download added tiles.
-  private let openedReader = Mutex<(any TileSource)?>(nil)
+  private let openedReader = Locked<(any TileSource)?>(nil)
 
   public init(
     template: TileURLTemplate, cache: any TileCacheStore, fetcher: TileFetcher, attribution: String?,

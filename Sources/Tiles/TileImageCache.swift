@@ -1,16 +1,16 @@
 import ImageCodecs
+import Locking
 import MapMath
-import Synchronization
 
 /// Decoded tiles kept in memory between renders, keyed by source and tile, evicting the least recently
-/// used once the pixels exceed `byteLimit`. Safe to use from several threads: the state lives in a `Mutex`.
+/// used once the pixels exceed `byteLimit`. Safe to use from several threads: the state lives in a `Locked`.
 public final class TileImageCache: Sendable {
   /// A cache shared by every render in the process (64 MiB: 256 tiles of 256 px).
   public static let shared = TileImageCache(byteLimit: 64 << 20)
 
   /// The most pixel bytes kept.
   public let byteLimit: Int
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private struct Key: Hashable {
     let source: String

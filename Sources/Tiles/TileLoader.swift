@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import ImageCodecs
+import Locking
 import MapMath
-import Synchronization
 
 /// The outcome of loading a set of tiles: the decoded ones, the ones the source does not have, and the
 /// ones that could not be used (with the reason).
@@ -120,10 +120,10 @@ private final class OutcomeCollector: Sendable {
     var firstError: (any Error)?
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   init(count: Int) {
-    state = Mutex(State(outcomes: Array(repeating: nil, count: count)))
+    state = Locked(State(outcomes: Array(repeating: nil, count: count)))
   }
 
   /// The next index to work on; nil when all are handed out or a worker hit a source error.

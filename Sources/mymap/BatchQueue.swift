@@ -1,5 +1,5 @@
 import JSON
-import Synchronization
+import Locking
 
 /// How one map of a batch went, printed as one JSON line:
 /// `{"line": 3, "out": "2026-11.png", "exit": 0, "places": 12, "warnings": [], "seconds": 0.214}`, or with
@@ -46,7 +46,7 @@ final class BatchQueue: Sendable {
   }
 
   let count: Int
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(count: Int) {
     self.count = count

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 import TileFetching
 import Tiles
 
@@ -40,7 +40,7 @@ enum Interrupts {
 
 /// A count shared by the signal handler's dispatch source and the command.
 final class Counter: Sendable {
-  private let value = Mutex(0)
+  private let value = Locked(0)
 
   func increment() -> Int {
     value.withLock { value in

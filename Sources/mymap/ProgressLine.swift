@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import Locking
 import TileFetching
 import Tiles
 
 /// The single line on the terminal that shows how a tile download goes, redrawn in place at most ten times
 /// a second. Made only when standard error is a terminal that can redraw a line (not `TERM=dumb`, e.g. an
-/// editor's shell) and --quiet is not given, so that cron jobs and pipes see nothing but errors. The download reports from several tasks: the state lives in a `Mutex`.
+/// editor's shell) and --quiet is not given, so that cron jobs and pipes see nothing but errors. The download reports from several tasks: the state lives in a `Locked`.
 final class ProgressLine: Sendable {
   private struct State {
     var lastDraw: UInt64 = 0
@@ -13,7 +13,7 @@ final class ProgressLine: Sendable {
     var stopped = false
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Nil when nothing should be shown.
   init?(quiet: Bool) {

@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import Places
 import Rendering
-import Synchronization
 import Tiles
 
 /// What the maps of one `render` process share, each opened once: the built-in basemap, local tile
@@ -67,7 +67,7 @@ private final class OpenedOnce<Value: Sendable>: Sendable {
     var enabled = true
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Opens every time from now on, keeping nothing.
   func disable() {

@@ -1,6 +1,6 @@
 import Foundation
 import Gzip
-import Synchronization
+import Locking
 import Tiles
 
 /// PMTiles archives written by hand from the spec, for archives no writer would make.
@@ -103,7 +103,7 @@ struct PMTilesArchiveBuilder {
 /// Archive bytes in memory that record every read, to show what a lookup touches.
 final class RecordingSource: PMTilesByteSource {
   let base: any PMTilesByteSource
-  private let reads = Mutex<[(offset: UInt64, length: Int)]>([])
+  private let reads = Locked<[(offset: UInt64, length: Int)]>([])
 
   init(_ base: any PMTilesByteSource) {
     self.base = base

@@ -1,8 +1,8 @@
 import Foundation
 import Gzip
 import JSON
+import Locking
 import MapMath
-import Synchronization
 import TestSupport
 import Tiles
 import XCTest
@@ -63,7 +63,7 @@ final class PMTilesArchiveTests: XCTestCase {
     let archive = try PMTilesArchive(path: fixture("leaves.pmtiles"))
     let ids = (0..<UInt64(1365)).compactMap { TileID(pmtilesID: $0) }
     let expected = try ids.map { try archive.tile($0) }
-    let mismatches = Mutex(0)
+    let mismatches = Locked(0)
     DispatchQueue.concurrentPerform(iterations: 8) { worker in
       // Each worker walks the tiles in its own order, all sharing one leaf cache.
       for step in 0..<ids.count {

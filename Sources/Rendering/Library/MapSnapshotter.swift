@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
+import Locking
 import MapMath
 import MapStyle
-import Synchronization
 import Tiles
 
 /// Why a snapshot could not be made. `description` is a sentence for a person; no case names a
@@ -138,7 +138,7 @@ public struct MapSnapshotter: Sendable {
   }
 
   /// The built-in basemap, opened once for every snapshot of the process (its reader is thread-safe).
-  private static let openedBasemap = Mutex<BasemapData?>(nil)
+  private static let openedBasemap = Locked<BasemapData?>(nil)
 
   private static func bundledBasemap() throws(MapSnapshotError) -> BasemapData {
     if let opened = openedBasemap.withLock({ $0 }) { return opened }

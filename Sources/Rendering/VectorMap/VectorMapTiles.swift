@@ -1,7 +1,7 @@
 import Dispatch
 import Gzip
+import Locking
 import MapMath
-import Synchronization
 import VectorTiles
 
 /// Why a vector map cannot be drawn at all (a single bad tile is a placeholder and a warning instead).
@@ -103,7 +103,7 @@ final class MapTile: Sendable {
   ) -> [MapTile] {
     var seen: Set<TileID> = []
     let distinct = placements.map(\.tile).filter { seen.insert($0).inserted }
-    let results = Mutex([TileID: Content]())
+    let results = Locked([TileID: Content]())
     DispatchQueue.concurrentPerform(iterations: distinct.count) { index in
       let content = decode(distinct[index], from: supply, layers: layers)
       results.withLock { $0[distinct[index]] = content }

@@ -1,7 +1,7 @@
 import Gzip
 import JSON
+import Locking
 import MapMath
-import Synchronization
 
 /// A PMTiles version 3 archive (a single file of tiles with Hilbert-ordered directories), read in place.
 ///
@@ -14,7 +14,7 @@ public final class PMTilesArchive: Sendable, CustomStringConvertible {
   public let description: String
   private let source: any PMTilesByteSource
   private let root: PMTilesDirectory
-  private let leaves = Mutex(PMTilesLeafCache())
+  private let leaves = Locked(PMTilesLeafCache())
 
   /// Opens a local archive.
   public convenience init(path: String) throws(PMTilesError) {
