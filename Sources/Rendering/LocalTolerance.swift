@@ -24,14 +24,18 @@ public struct LocalTolerance: Hashable, Sendable {
     self.shiftRadius = max(0, shiftRadius)
   }
 
-  /// For images drawn at `scale` pixels per point: blocks of 16 points, 2 × scale² pixels allowed in one,
-  /// matches within one pixel. Measured on the callout of a 400 × 300 map: a changed letter counts 3 to
-  /// 14 pixels in its block at scale 1, 15 to 46 at scale 2 and 39 to 120 at scale 3; the same map
-  /// rasterized with another antialiasing (none, subpixel) or slight hinting counts at most 4 at scale 2
-  /// and 3 at scale 3 (at scale 1 these count 7 to 47: as much as a letter, see README).
+  /// For images drawn at `scale` pixels per point: blocks of 16 points, 2 × scale² pixels allowed in one;
+  /// from scale 2 a pixel may find its match one pixel away, at scale 1 only in its own place (there one
+  /// pixel is a third of a stem's height and more: "Bar" → "Ber" moves every changed pixel by at most
+  /// one). Measured on the callouts of a 400 × 300 map (`LetterDiffTests`): one changed letter counts 9
+  /// to 166 pixels in its block at scale 1, 11 to 543 at scale 2 and 46 to 1,302 at scale 3; the same map
+  /// with the glyphs rasterized another way (antialiasing none or subpixel, slight hinting) counts at most
+  /// 4 at scale 2 and 3 at scale 3, but 53 to 89 at scale 1, where such a difference is as large as a
+  /// letter (see README). A machine's own font configuration does not change the glyphs (`GlyphRaster`).
   public static func scaled(_ scale: Int) -> LocalTolerance {
     let scale = min(max(scale, 1), 8)
-    return LocalTolerance(blockSize: 16 * scale, maxPixelsPerBlock: 2 * scale * scale, shiftRadius: 1)
+    return LocalTolerance(
+      blockSize: 16 * scale, maxPixelsPerBlock: 2 * scale * scale, shiftRadius: scale == 1 ? 0 : 1)
   }
 
   /// The smallest change this tolerance fails: that many counted pixels in one block.

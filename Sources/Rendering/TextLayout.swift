@@ -100,27 +100,9 @@ final class TextLayout {
   /// Pango's fixed-point unit (PANGO_SCALE; the macro does not import into Swift).
   static let pangoScale: Int32 = 1024
 
-  /// Hinting off, greyscale antialiasing: identical metrics at every scale. Created once, never changed.
-  /// `$MYMAP_FONT_RASTER` (`hint=slight|full`, `antialias=none|subpixel`, comma-separated) changes how glyphs
-  /// are rasterized, never their metrics: the image comparison's tests use it to stand in for another
-  /// FreeType or hinting build.
-  nonisolated(unsafe) static let fontOptions: OpaquePointer = {
-    let options = cairo_font_options_create()!
-    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-    let raster = ProcessInfo.processInfo.environment["MYMAP_FONT_RASTER"] ?? ""
-    for setting in raster.split(separator: ",") {
-      switch setting {
-      case "hint=slight": cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
-      case "hint=full": cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_FULL)
-      case "antialias=none": cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_NONE)
-      case "antialias=subpixel": cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_SUBPIXEL)
-      default: break
-      }
-    }
-    return options
-  }()
+  /// The cairo side of `GlyphRaster.current` (installing its fontconfig rule first). Created once, never
+  /// changed.
+  nonisolated(unsafe) static let fontOptions: OpaquePointer = GlyphRaster.current.makeFontOptions()
 }
 
 /// A Cairo context on a one-pixel surface, for measuring text before any canvas exists. One thread only.

@@ -11,9 +11,9 @@ enum DiffCommand {
     "diff", abstract: "Compare two PNG images with tolerances (for golden-image tests).",
     discussion: """
       Exit code 0 when the images match within the tolerances, 1 when they differ, 3 when one cannot be \
-      read. A pixel differs when one of its channels differs by more than --tolerance from every pixel \
-      within one pixel of the same place in the other image (so an antialiased edge drawn by another \
-      Cairo or FreeType build still matches). The images match when at most --max-fraction of the pixels \
+      read. A pixel differs when one of its channels differs by more than --tolerance from the same place \
+      in the other image or, from --scale 2, from every pixel within one pixel of it (so an antialiased \
+      edge drawn by another Cairo or FreeType build still matches). The images match when at most --max-fraction of the pixels \
       differ and no block of 16 points (16 × --scale pixels) holds more than 2 × scale² differing pixels: \
       one changed letter in a callout fails at any image size.
       """,

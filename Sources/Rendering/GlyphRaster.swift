@@ -1,0 +1,83 @@
+import CCairo
+import Foundation
+
+/// How glyphs are rasterized: the same on every machine, whatever its fontconfig says.
+///
+/// Cairo applies a context's font options only where fontconfig's configuration left a setting unset, and
+/// Debian's own configuration sets hinting (`10-hinting-slight.conf`), as desktops set subpixel order: left
+/// alone, the same map would come out differently on a machine whose font configuration differs, and a
+/// golden recorded on one would fail on another. So a last rule is added to the process's fontconfig
+/// configuration that assigns these settings to every font it matches.
+struct GlyphRaster: Equatable {
+  enum Hinting: String {
+    case none = "hintnone"
+    case slight = "hintslight"
+    case full = "hintfull"
+  }
+  enum Antialias { case none, gray, subpixel }
+
+  var hinting: Hinting = .none
+  var antialias: Antialias = .gray
+
+  /// Hinting off, greyscale antialiasing (identical metrics at every scale), unless
+  /// `$MYMAP_FONT_RASTER` (`hint=slight|full`, `antialias=none|subpixel`, comma-separated) says otherwise:
+  /// the image comparison's tests use it to stand in for another FreeType or hinting build.
+  static let current: GlyphRaster = {
+    var raster = GlyphRaster()
+    for setting in (ProcessInfo.processInfo.environment["MYMAP_FONT_RASTER"] ?? "").split(separator: ",") {
+      switch setting {
+      case "hint=slight": raster.hinting = .slight
+      case "hint=full": raster.hinting = .full
+      case "antialias=none": raster.antialias = .none
+      case "antialias=subpixel": raster.antialias = .subpixel
+      default: break
+      }
+    }
+    raster.installInFontconfig()
+    return raster
+  }()
+
+  /// The cairo font options that say the same (kept for the measuring contexts, which ask cairo directly).
+  func makeFontOptions() -> OpaquePointer {
+    let options = cairo_font_options_create()!
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+    switch hinting {
+    case .none: cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+    case .slight: cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
+    case .full: cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_FULL)
+    }
+    switch antialias {
+    case .none: cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_NONE)
+    case .gray: cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+    case .subpixel:
+      cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_SUBPIXEL)
+      cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_RGB)
+    }
+    return options
+  }
+
+  /// The fontconfig rule: applied to every matched font, after every rule of the machine's configuration.
+  var fontconfigRule: String {
+    func assign(_ name: String, _ value: String) -> String {
+      "<edit name=\"\(name)\" mode=\"assign\">\(value)</edit>"
+    }
+    let edits = [
+      assign("hinting", hinting == .none ? "<bool>false</bool>" : "<bool>true</bool>"),
+      assign("hintstyle", "<const>\(hinting.rawValue)</const>"),
+      assign("autohint", "<bool>false</bool>"),
+      assign("antialias", antialias == .none ? "<bool>false</bool>" : "<bool>true</bool>"),
+      assign("rgba", antialias == .subpixel ? "<const>rgb</const>" : "<const>none</const>"),
+      assign("lcdfilter", antialias == .subpixel ? "<const>lcddefault</const>" : "<const>lcdnone</const>"),
+    ]
+    return "<?xml version=\"1.0\"?><fontconfig><match target=\"font\">" + edits.joined()
+      + "</match></fontconfig>"
+  }
+
+  private func installInFontconfig() {
+    guard let config = FcConfigGetCurrent() else { return }
+    _ = fontconfigRule.withCString {
+      FcConfigParseAndLoadFromMemory(
+        config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), FcTrue)
+    }
+  }
+}
