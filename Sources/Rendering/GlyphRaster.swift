@@ -69,7 +69,9 @@ struct GlyphRaster: Equatable {
       assign("rgba", antialias == .subpixel ? "<const>rgb</const>" : "<const>none</const>"),
       assign("lcdfilter", antialias == .subpixel ? "<const>lcddefault</const>" : "<const>lcdnone</const>"),
     ]
-    return "<?xml version=\"1.0\"?><fontconfig><match target=\"font\">" + edits.joined()
+    // Not for colour fonts (bitmap emoji): these settings would stop cairo drawing their glyphs at all.
+    return "<?xml version=\"1.0\"?><fontconfig><match target=\"font\">"
+      + "<test name=\"color\" compare=\"eq\"><bool>false</bool></test>" + edits.joined()
       + "</match></fontconfig>"
   }
 

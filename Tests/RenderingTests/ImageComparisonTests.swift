@@ -305,21 +305,28 @@ final class LocalToleranceTests: XCTestCase {
     XCTAssertTrue(ImageComparison.compare(base, drawing(base, [(2, 2), (30, 30), (60, 60)])).passes)
   }
 
-  func testALineMovedByOnePixelPasses() {
+  func testALineMovedByOnePixelPassesFromScale2() {
     let base = white(64, 64)
     let line = drawing(base, (10..<50).map { ($0, 20) })
     let moved = drawing(base, (10..<50).map { ($0, 21) })
-    let result = ImageComparison.compare(line, moved)
+    let result = ImageComparison.compare(line, moved, tolerance: .standard(scale: 2))
     XCTAssertTrue(result.passes, result.summary)
     XCTAssertEqual(result.differingPixelCount, 0)
     XCTAssertEqual(result.rawDifferingPixelCount, 80, "over the tolerance before the near match")
     // Moved by three pixels it is a different drawing.
-    XCTAssertFalse(ImageComparison.compare(line, drawing(base, (10..<50).map { ($0, 23) })).passes)
+    let far = drawing(base, (10..<50).map { ($0, 23) })
+    XCTAssertFalse(ImageComparison.compare(line, far, tolerance: .standard(scale: 2)).passes)
+    // At scale 1 a pixel is a third of a letter's stem: there a pixel must match in its own place.
+    let atScale1 = ImageComparison.compare(line, moved)
+    XCTAssertFalse(atScale1.passes)
+    XCTAssertEqual(atScale1.differingPixelCount, 80)
   }
 
   func testBlocksGrowWithTheScale() {
     XCTAssertEqual(
-      LocalTolerance.scaled(1), LocalTolerance(blockSize: 16, maxPixelsPerBlock: 2, shiftRadius: 1))
+      LocalTolerance.scaled(1), LocalTolerance(blockSize: 16, maxPixelsPerBlock: 2, shiftRadius: 0))
+    XCTAssertEqual(
+      LocalTolerance.scaled(2), LocalTolerance(blockSize: 32, maxPixelsPerBlock: 8, shiftRadius: 1))
     XCTAssertEqual(
       LocalTolerance.scaled(3), LocalTolerance(blockSize: 48, maxPixelsPerBlock: 18, shiftRadius: 1))
     XCTAssertEqual(ImageTolerance.standard(scale: 2).local?.blockSize, 32)
