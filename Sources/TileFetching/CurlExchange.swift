@@ -1,12 +1,17 @@
 import CCurl
 import Foundation
+import Locking
 
 /// One GET through libcurl: the C strings it sends, the C record `ccurl_perform` fills, and what that
 /// record means as an `HTTPResponse` or an `HTTPTransportError`.
 ///
-/// `@unchecked Sendable`: one thread performs it; the only other access, `cancel()`, is atomic in C.
+/// `@unchecked Sendable`: one thread performs it, then hands the record to the one that reads the response;
+/// the only other access, `cancel()`, is atomic in C.
 final class CurlExchange: @unchecked Sendable {
   private let record: UnsafeMutablePointer<ccurl_exchange>
+  /// Set under a lock when `perform` ends. The continuation that wakes the reader already orders the
+  /// hand-over, but inside the concurrency runtime, where ThreadSanitizer cannot see it; the lock shows it.
+  private let performed = Locked(false)
   private let url: UnsafeMutablePointer<CChar>
   private let lines: [UnsafeMutablePointer<CChar>]
   private let linePointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
@@ -47,6 +52,7 @@ final class CurlExchange: @unchecked Sendable {
 
   func perform(_ library: CurlLibrary, _ handle: UnsafeMutableRawPointer) {
     ccurl_perform(library.api, handle, record)
+    performed.withLock { $0 = true }
   }
 
   func cancel() {
@@ -55,6 +61,9 @@ final class CurlExchange: @unchecked Sendable {
 
   /// The response, or why there is none.
   func response(limit: Int) throws(HTTPTransportError) -> HTTPResponse {
+    guard performed.withLock({ $0 }) else {
+      throw .connectionFailed(.other("libcurl did not run", transient: false))
+    }
     let ended = record.pointee
     let announced = ended.announced >= 0 ? Int(clamping: ended.announced) : nil
     switch ended.outcome {
