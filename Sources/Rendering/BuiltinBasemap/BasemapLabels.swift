@@ -14,10 +14,11 @@ struct BasemapLabels {
   /// Points of image area per city name at most, so that a crowded region does not become a wall of names.
   static let areaPerCityLabel = 15_000.0
   /// Points of image area per city placed before the countries (at least 2): the largest of the view, on
-  /// maps of the world and of continents (below `leadingCityMaximumZoom`), where country names would
-  /// otherwise cover Delhi and Moscow; closer in, countries come first as their names move less.
+  /// maps of the world and of continents (below `leadingCityMaximumZoom`: at zoom 3 and 4 the names of
+  /// small countries still crowd out Cairo and Delhi), where country names would otherwise cover Delhi
+  /// and Moscow; closer in, countries come first as their names move less.
   static let areaPerLeadingCity = 40_000.0
-  static let leadingCityMaximumZoom = 3.0
+  static let leadingCityMaximumZoom = 5.0
 
   /// A name as placed, in points, with the lines of text that draw it.
   struct Entry {
