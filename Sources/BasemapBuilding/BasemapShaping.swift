@@ -50,50 +50,11 @@ public struct GridPiece: Sendable, Equatable {
 public enum BasemapShaping {
   // MARK: Simplification
 
-  /// Douglas–Peucker: keeps the first and the last point and every point that lies farther than
-  /// `tolerance` from the line simplified so far. A closed line (a ring) stays closed: its first segment
-  /// has zero length, and distances to it are distances to that point.
+  /// Douglas–Peucker (`LineSimplification`) after dropping repeated points: keeps the first and the last
+  /// point and every point that lies farther than `tolerance` from the line simplified so far. A closed
+  /// line (a ring) stays closed.
   public static func simplify(_ points: [WorldPoint], tolerance: Double) -> [WorldPoint] {
-    let points = Clipping.withoutRepeats(points)
-    guard points.count > 2 else { return points }
-    let limit = tolerance * tolerance
-    var keep = [Bool](repeating: false, count: points.count)
-    keep[0] = true
-    keep[points.count - 1] = true
-    var stack = [(0, points.count - 1)]
-    while let (first, last) = stack.popLast() {
-      guard last > first + 1 else { continue }
-      var farthest = first
-      var distance = -1.0
-      for index in (first + 1)..<last {
-        let candidate = squaredDistance(points[index], toSegment: points[first], points[last])
-        if candidate > distance {
-          distance = candidate
-          farthest = index
-        }
-      }
-      if distance > limit {
-        keep[farthest] = true
-        stack.append((farthest, last))
-        stack.append((first, farthest))
-      }
-    }
-    var result: [WorldPoint] = []
-    for index in points.indices where keep[index] { result.append(points[index]) }
-    return result
-  }
-
-  static func squaredDistance(_ point: WorldPoint, toSegment start: WorldPoint, _ end: WorldPoint) -> Double {
-    let dx = end.x - start.x
-    let dy = end.y - start.y
-    let length = dx * dx + dy * dy
-    var t = 0.0
-    if length > 0 {
-      t = max(0, min(1, ((point.x - start.x) * dx + (point.y - start.y) * dy) / length))
-    }
-    let x = start.x + t * dx - point.x
-    let y = start.y + t * dy - point.y
-    return x * x + y * y
+    LineSimplification.douglasPeucker(Clipping.withoutRepeats(points), tolerance: tolerance)
   }
 
   // MARK: Rings

@@ -63,46 +63,10 @@ enum TrackGeometry {
     return kept
   }
 
-  /// Douglas–Peucker with an explicit stack (a long line never recurses deeply): the fewest points such
-  /// that every dropped one is within `tolerance` of the line kept.
+  /// Douglas–Peucker (`LineSimplification`): the fewest points such that every dropped one is within
+  /// `tolerance` of the line kept.
   static func simplified(_ line: [PixelPoint], tolerance: Double) -> [PixelPoint] {
-    guard line.count > 2 else { return line }
-    var keep = [Bool](repeating: false, count: line.count)
-    keep[0] = true
-    keep[line.count - 1] = true
-    var stack = [(0, line.count - 1)]
-    let limit = tolerance * tolerance
-    while let (first, last) = stack.popLast() {
-      guard last - first > 1 else { continue }
-      let a = line[first]
-      let b = line[last]
-      var farthest = first
-      var distance = -1.0
-      for index in (first + 1)..<last {
-        let d = squaredDistance(line[index], toSegment: a, b)
-        if d > distance {
-          distance = d
-          farthest = index
-        }
-      }
-      if distance > limit {
-        keep[farthest] = true
-        stack.append((first, farthest))
-        stack.append((farthest, last))
-      }
-    }
-    return line.indices.compactMap { keep[$0] ? line[$0] : nil }
-  }
-
-  private static func squaredDistance(_ p: PixelPoint, toSegment a: PixelPoint, _ b: PixelPoint) -> Double {
-    let dx = b.x - a.x
-    let dy = b.y - a.y
-    let length = dx * dx + dy * dy
-    var t = length > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / length : 0
-    t = min(1, max(0, t))
-    let x = a.x + t * dx - p.x
-    let y = a.y + t * dy - p.y
-    return x * x + y * y
+    LineSimplification.douglasPeucker(line, tolerance: tolerance)
   }
 }
 
