@@ -3,10 +3,49 @@
 public enum JSONWriter {
   /// Pretty-printed JSON ending in a newline.
   public static func text(_ value: JSONValue) -> String {
-    var output = ""
+    var output: [UInt8] = []
     write(value, indent: 0, into: &output)
-    output += "\n"
-    return output
+    output.append(UInt8(ascii: "\n"))
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// Appends `value` as UTF-8, pretty-printed as if nested `indent` levels deep (its first line not
+  /// indented, its closing bracket at `indent` levels), without a newline after it. Bytes, not `String`:
+  /// a million places are listed by appending to one buffer.
+  public static func write(_ value: JSONValue, indent: Int, into output: inout [UInt8]) {
+    switch value {
+    case .null: append("null", to: &output)
+    case .bool(let flag): append(flag ? "true" : "false", to: &output)
+    case .number(let number): append(numberText(number), to: &output)
+    case .string(let text): appendQuoted(text, to: &output)
+    case .array(let elements):
+      guard !elements.isEmpty else { return append("[]", to: &output) }
+      output.append(UInt8(ascii: "["))
+      for (offset, element) in elements.enumerated() {
+        output.append(offset == 0 ? UInt8(ascii: "\n") : UInt8(ascii: ","))
+        if offset > 0 { output.append(UInt8(ascii: "\n")) }
+        appendIndent(indent + 1, to: &output)
+        write(element, indent: indent + 1, into: &output)
+      }
+      output.append(UInt8(ascii: "\n"))
+      appendIndent(indent, to: &output)
+      output.append(UInt8(ascii: "]"))
+    case .object(let members):
+      guard !members.isEmpty else { return append("{}", to: &output) }
+      output.append(UInt8(ascii: "{"))
+      for (offset, member) in members.enumerated() {
+        output.append(offset == 0 ? UInt8(ascii: "\n") : UInt8(ascii: ","))
+        if offset > 0 { output.append(UInt8(ascii: "\n")) }
+        appendIndent(indent + 1, to: &output)
+        appendQuoted(member.name, to: &output)
+        output.append(UInt8(ascii: ":"))
+        output.append(UInt8(ascii: " "))
+        write(member.value, indent: indent + 1, into: &output)
+      }
+      output.append(UInt8(ascii: "\n"))
+      appendIndent(indent, to: &output)
+      output.append(UInt8(ascii: "}"))
+    }
   }
 
   /// The shortest text that reads back as the same `Double`, in plain decimals (`37.3349`, `-122`,
@@ -54,57 +93,50 @@ public enum JSONWriter {
 
   /// A JSON string literal: quotes, backslashes and control characters escaped; everything else as is.
   public static func quoted(_ text: String) -> String {
-    var output = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case "\u{08}": output += "\\b"
-      case "\u{0C}": output += "\\f"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
-    return output + "\""
+    var output: [UInt8] = []
+    appendQuoted(text, to: &output)
+    return String(decoding: output, as: UTF8.self)
   }
 
-  private static func write(_ value: JSONValue, indent: Int, into output: inout String) {
-    let inner = String(repeating: "  ", count: indent + 1)
-    let closing = String(repeating: "  ", count: indent)
-    switch value {
-    case .null: output += "null"
-    case .bool(let flag): output += flag ? "true" : "false"
-    case .number(let number): output += numberText(number)
-    case .string(let text): output += quoted(text)
-    case .array(let elements):
-      guard !elements.isEmpty else {
-        output += "[]"
-        return
+  /// Appends `text` as a JSON string literal: runs of bytes that need no escape are copied whole (in UTF-8
+  /// every byte of a character past ASCII is 0x80 or more, so only ASCII bytes are ever escaped).
+  public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    var text = text
+    text.withUTF8 { bytes in
+      var runStart = 0
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        runStart = index + 1
+        output.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
+        default:
+          let digits = Array("0123456789abcdef".utf8)
+          output.append(contentsOf: [
+            UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), digits[Int(byte >> 4)],
+            digits[Int(byte & 15)],
+          ])
+        }
       }
-      output += "[\n"
-      for (offset, element) in elements.enumerated() {
-        output += inner
-        write(element, indent: indent + 1, into: &output)
-        output += offset == elements.count - 1 ? "\n" : ",\n"
-      }
-      output += closing + "]"
-    case .object(let members):
-      guard !members.isEmpty else {
-        output += "{}"
-        return
-      }
-      output += "{\n"
-      for (offset, member) in members.enumerated() {
-        output += inner + quoted(member.name) + ": "
-        write(member.value, indent: indent + 1, into: &output)
-        output += offset == members.count - 1 ? "\n" : ",\n"
-      }
-      output += closing + "}"
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     }
+    output.append(UInt8(ascii: "\""))
+  }
+
+  private static func append(_ text: String, to output: inout [UInt8]) {
+    output.append(contentsOf: text.utf8)
+  }
+
+  private static func appendIndent(_ levels: Int, to output: inout [UInt8]) {
+    output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * levels))
   }
 }

@@ -9,12 +9,18 @@ public struct LocationsJSONStream {
 
   public func start() -> String { "{\n  \"locations\": [" }
 
+  /// The text of the next place (with the comma and line break that lead to it).
   public mutating func place(_ location: Location) -> String {
+    var bytes: [UInt8] = []
+    place(location, into: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the next place as UTF-8: what `place(_:)` returns, without making a `String` of it.
+  public mutating func place(_ location: Location, into output: inout [UInt8]) {
     defer { count += 1 }
-    let text = JSONWriter.text(LocationsJSON.encode(location)).dropLast()  // its newline
-    let indented = text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
-      .joined(separator: "\n")
-    return (count == 0 ? "\n" : ",\n") + indented
+    output.append(contentsOf: (count == 0 ? "\n    " : ",\n    ").utf8)
+    JSONWriter.write(LocationsJSON.encode(location), indent: 2, into: &output)
   }
 
   public func finish() -> String { count == 0 ? "]\n}\n" : "\n  ]\n}\n" }

@@ -10,6 +10,12 @@ final class BufferedOutput {
     if buffer.count >= limit { flush() }
   }
 
+  /// Lets `body` append bytes to the buffer directly (no `String` in between).
+  func write(_ body: (inout [UInt8]) -> Void) {
+    body(&buffer)
+    if buffer.count >= limit { flush() }
+  }
+
   func flush() {
     guard !buffer.isEmpty else { return }
     Console.standardOutput(buffer)

@@ -122,7 +122,9 @@ enum ListCommand {
       if arguments.flag("json") {
         var stream = LocationsJSONStream()
         output.write(stream.start())
-        try store.forEach(filter, order: .categoryThenDate) { output.write(stream.place($0)) }
+        try store.forEach(filter, order: .categoryThenDate) { place in
+          output.write { stream.place(place, into: &$0) }
+        }
         output.write(stream.finish())
         output.flush()
         return

@@ -53,4 +53,17 @@ final class JSONWriterTests: XCTestCase {
     ])
     XCTAssertEqual(try JSONParser.parse(JSONWriter.text(value)), value)
   }
+
+  func testWritingIntoBytesAtAnIndentIsTheTextIndented() {
+    let value = JSONValue.object([
+      .init("a", .array([.number(1), .object([.init("b", .string("x\u{1F}"))])])), .init("c", .null),
+    ])
+    var bytes: [UInt8] = []
+    JSONWriter.write(value, indent: 2, into: &bytes)
+    // The text of `text(_:)` with every line after the first moved right by two levels (four spaces).
+    let lines = JSONWriter.text(value).dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+    let shifted = ([String(lines[0])] + lines.dropFirst().map { "    " + $0 }).joined(separator: "\n")
+    XCTAssertEqual(String(decoding: bytes, as: UTF8.self), shifted)
+    XCTAssertTrue(shifted.contains(#""x\u001f""#))
+  }
 }
