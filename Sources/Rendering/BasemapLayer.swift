@@ -21,50 +21,108 @@ struct BasemapLayer {
     let mosaic = cairo_image_surface_create(
       CAIRO_FORMAT_ARGB32, Int32(columns * tileSize), Int32(rows * tileSize))!
     defer { cairo_surface_destroy(mosaic) }
-    fill(mosaic, placements: placements)
-    if canvas.format == .svg { attachPNG(to: mosaic) }
+    let opaque = fill(mosaic, placements: placements)
 
     // Where the mosaic's top-left corner lands, and how large a tile pixel is, in image pixels.
     let origin = camera.pixelRect(for: first)
     let factor = origin.width / Double(tileSize)
+    let left = max(origin.x, 0)
+    let top = max(origin.y, 0)
+    let right = min(origin.x + Double(columns * tileSize) * factor, Double(canvas.pixelWidth))
+    let bottom = min(origin.y + Double(rows * tileSize) * factor, Double(canvas.pixelHeight))
+    guard right > left && bottom > top else { return }
+    let aligned =
+      abs(factor - 1) < 1e-9 && abs(origin.x - origin.x.rounded()) < 1e-6
+      && abs(origin.y - origin.y.rounded()) < 1e-6
+
+    // An SVG or PDF keeps every pixel of the image it is given: give it only the part in view (a tile
+    // mosaic is up to a tile larger on every side), without alpha when the tiles have none.
+    var source = mosaic
+    var shift = (x: 0, y: 0)
+    if canvas.format != .png,
+      let crop = cropped(
+        mosaic, to: visiblePixels(left, top, right, bottom, origin: origin, factor: factor, aligned: aligned),
+        opaque: opaque)
+    {
+      source = crop.surface
+      shift = crop.offset
+    }
+    defer { if source != mosaic { cairo_surface_destroy(source) } }
+    if canvas.format == .svg { attachPNG(to: source, opaque: opaque) }
+
     let cr = canvas.context
     cairo_save(cr)
     cairo_identity_matrix(cr)
-    cairo_set_source_surface(cr, mosaic, 0, 0)
+    cairo_set_source_surface(cr, source, 0, 0)
     let pattern = cairo_get_source(cr)
     // The transform goes into the pattern and only the visible part is filled: at a deep overzoom the
     // mosaic's own rectangle would be millions of pixels wide, past Cairo's fixed-point range.
     var matrix = cairo_matrix_t()
     cairo_matrix_init_scale(&matrix, 1 / factor, 1 / factor)
-    cairo_matrix_translate(&matrix, -origin.x, -origin.y)
+    cairo_matrix_translate(
+      &matrix, -(origin.x + Double(shift.x) * factor), -(origin.y + Double(shift.y) * factor))
     cairo_pattern_set_matrix(pattern, &matrix)
     cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
-    let aligned =
-      abs(factor - 1) < 1e-9 && abs(origin.x - origin.x.rounded()) < 1e-6
-      && abs(origin.y - origin.y.rounded()) < 1e-6
     // 1:1 at whole pixels: copy pixels exactly (crisp); otherwise resample smoothly.
     cairo_pattern_set_filter(pattern, aligned ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
-    let left = max(origin.x, 0)
-    let top = max(origin.y, 0)
-    let right = min(origin.x + Double(columns * tileSize) * factor, Double(canvas.pixelWidth))
-    let bottom = min(origin.y + Double(rows * tileSize) * factor, Double(canvas.pixelHeight))
-    if right > left && bottom > top {
-      cairo_rectangle(cr, left, top, right - left, bottom - top)
-      cairo_fill(cr)
-    }
+    cairo_rectangle(cr, left, top, right - left, bottom - top)
+    cairo_fill(cr)
     cairo_restore(cr)
+  }
+
+  /// The mosaic pixels that the image rectangle from (`left`, `top`) to (`right`, `bottom`) shows, with
+  /// two pixels more on each side where the mosaic is resampled (the filter reads its neighbours).
+  private func visiblePixels(
+    _ left: Double, _ top: Double, _ right: Double, _ bottom: Double, origin: PixelRect, factor: Double,
+    aligned: Bool
+  ) -> (x: Range<Int>, y: Range<Int>) {
+    let margin = aligned ? 0.0 : 2
+    func span(_ low: Double, _ high: Double, _ start: Double, _ count: Int) -> Range<Int> {
+      let from = Int(max(0, ((low - start) / factor - margin).rounded(.down)))
+      let to = Int(min(Double(count), ((high - start) / factor + margin).rounded(.up)))
+      return from..<max(from, to)
+    }
+    return (
+      span(left, right, origin.x, range.columns.count * tileSize),
+      span(top, bottom, origin.y, range.rows.count * tileSize)
+    )
+  }
+
+  /// A copy of `pixels` of the mosaic (RGB24 when `opaque`), and where it starts in the mosaic; nil when
+  /// it would be the whole mosaic anyway or cannot be made.
+  private func cropped(_ mosaic: OpaquePointer, to pixels: (x: Range<Int>, y: Range<Int>), opaque: Bool)
+    -> (surface: OpaquePointer, offset: (x: Int, y: Int))?
+  {
+    let width = Int(cairo_image_surface_get_width(mosaic))
+    let height = Int(cairo_image_surface_get_height(mosaic))
+    guard !pixels.x.isEmpty, !pixels.y.isEmpty,
+      opaque || pixels.x.count < width || pixels.y.count < height,
+      let crop = cairo_image_surface_create(
+        opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(pixels.x.count), Int32(pixels.y.count)),
+      cairo_surface_status(crop) == CAIRO_STATUS_SUCCESS
+    else { return nil }
+    cairo_surface_flush(crop)
+    let from = cairo_image_surface_get_data(mosaic)!
+    let to = cairo_image_surface_get_data(crop)!
+    let fromStride = Int(cairo_image_surface_get_stride(mosaic))
+    let toStride = Int(cairo_image_surface_get_stride(crop))
+    for (row, y) in pixels.y.enumerated() {
+      memcpy(to + row * toStride, from + y * fromStride + pixels.x.lowerBound * 4, pixels.x.count * 4)
+    }
+    cairo_surface_mark_dirty(crop)
+    return (crop, (pixels.x.lowerBound, pixels.y.lowerBound))
   }
 
   /// Hands Cairo's SVG writer the mosaic already encoded by libpng: its own PNG writer is several times
   /// slower. Without it (e.g. out of memory) Cairo simply encodes the pixels itself.
-  private func attachPNG(to mosaic: OpaquePointer) {
+  private func attachPNG(to mosaic: OpaquePointer, opaque: Bool) {
     cairo_surface_flush(mosaic)
     guard let pixels = cairo_image_surface_get_data(mosaic),
       let png = try? PNGCodec.encodeARGB32(
         UnsafeRawPointer(pixels), width: Int(cairo_image_surface_get_width(mosaic)),
         height: Int(cairo_image_surface_get_height(mosaic)),
         stride: Int(cairo_image_surface_get_stride(mosaic)),
-        opaque: false),
+        opaque: opaque),
       let copy = malloc(png.count)
     else { return }
     png.copyBytes(to: copy.assumingMemoryBound(to: UInt8.self), count: png.count)
@@ -73,12 +131,14 @@ struct BasemapLayer {
     if status != CAIRO_STATUS_SUCCESS { free(copy) }
   }
 
-  /// Copies each tile's pixels into place (premultiplying them) and draws placeholders for missing ones.
-  private func fill(_ mosaic: OpaquePointer, placements: [TileRange.Placement]) {
+  /// Copies each tile's pixels into place (premultiplying them) and draws placeholders for missing ones;
+  /// true when every pixel is opaque.
+  private func fill(_ mosaic: OpaquePointer, placements: [TileRange.Placement]) -> Bool {
     cairo_surface_flush(mosaic)
     let stride = Int(cairo_image_surface_get_stride(mosaic))
     let base = cairo_image_surface_get_data(mosaic)!
     var missing: [(Int, Int)] = []
+    var opaque = true
     for placement in placements {
       let left = (placement.column - range.columns.lowerBound) * tileSize
       let top = (placement.tile.y - range.rows.lowerBound) * tileSize
@@ -93,6 +153,7 @@ struct BasemapLayer {
           var index = row * tileSize * 4
           for column in 0..<tileSize {
             let a = UInt32(source[index + 3])
+            opaque = opaque && a == 255
             let r = UInt32(source[index])
             let g = UInt32(source[index + 1])
             let b = UInt32(source[index + 2])
@@ -106,7 +167,7 @@ struct BasemapLayer {
       }
     }
     cairo_surface_mark_dirty(mosaic)
-    guard !missing.isEmpty else { return }
+    guard !missing.isEmpty else { return opaque }
     let cr = cairo_create(mosaic)!
     defer { cairo_destroy(cr) }
     let side = Double(tileSize)
@@ -127,5 +188,6 @@ struct BasemapLayer {
       }
       cairo_stroke(cr)
     }
+    return opaque
   }
 }
