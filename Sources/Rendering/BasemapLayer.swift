@@ -114,7 +114,9 @@ struct BasemapLayer {
   }
 
   /// Hands Cairo's SVG writer the mosaic already encoded by libpng: its own PNG writer is several times
-  /// slower. Without it (e.g. out of memory) Cairo simply encodes the pixels itself.
+  /// slower. Without it (e.g. out of memory) Cairo simply encodes the pixels itself. At level 6, not the
+  /// PNG output's 2: an SVG is kept and sent as text, and the image is most of it (city scene: 616 KB at
+  /// level 2, 606 KB at 6, 602 KB at 9 for twice the time).
   private func attachPNG(to mosaic: OpaquePointer, opaque: Bool) {
     cairo_surface_flush(mosaic)
     guard let pixels = cairo_image_surface_get_data(mosaic),
@@ -122,7 +124,7 @@ struct BasemapLayer {
         UnsafeRawPointer(pixels), width: Int(cairo_image_surface_get_width(mosaic)),
         height: Int(cairo_image_surface_get_height(mosaic)),
         stride: Int(cairo_image_surface_get_stride(mosaic)),
-        opaque: opaque),
+        opaque: opaque, compressionLevel: 6),
       let copy = malloc(png.count)
     else { return }
     png.copyBytes(to: copy.assumingMemoryBound(to: UInt8.self), count: png.count)
