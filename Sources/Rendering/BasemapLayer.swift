@@ -12,17 +12,14 @@ struct BasemapLayer {
   let tileSize: Int
   let images: [TileID: RasterImage]
   let style: BasemapStyle
+  /// False draws every image through the mosaic (tests compare the two ways).
+  var copiesOpaqueTilesDirectly = true
 
   func draw(on canvas: Canvas, camera: Camera) {
     let placements = range.placements
     guard let first = placements.first else { return }
     let columns = range.columns.count
     let rows = range.rows.count
-    let mosaic = cairo_image_surface_create(
-      CAIRO_FORMAT_ARGB32, Int32(columns * tileSize), Int32(rows * tileSize))!
-    defer { cairo_surface_destroy(mosaic) }
-    let opaque = fill(mosaic, placements: placements)
-
     // Where the mosaic's top-left corner lands, and how large a tile pixel is, in image pixels.
     let origin = camera.pixelRect(for: first)
     let factor = origin.width / Double(tileSize)
@@ -34,6 +31,30 @@ struct BasemapLayer {
     let aligned =
       abs(factor - 1) < 1e-9 && abs(origin.x - origin.x.rounded()) < 1e-6
       && abs(origin.y - origin.y.rounded()) < 1e-6
+
+    // Opaque tiles 1:1 at whole pixels on an image: painting the mosaic would copy its pixels exactly,
+    // so the tiles go straight into the image instead (no mosaic: at 4800 × 3200 that is 73 MB less).
+    if copiesOpaqueTilesDirectly, canvas.format == .png, aligned, images.values.allSatisfy(Self.isOpaque),
+      let pixels = cairo_image_surface_get_data(canvas.surface)
+    {
+      cairo_surface_flush(canvas.surface)
+      let target = Target(
+        pixels: pixels, stride: Int(cairo_image_surface_get_stride(canvas.surface)),
+        width: canvas.pixelWidth, height: canvas.pixelHeight,
+        origin: (Int(origin.x.rounded()), Int(origin.y.rounded())))
+      _ = fill(target, placements: placements, surface: canvas.surface)
+      return
+    }
+
+    let mosaic = cairo_image_surface_create(
+      CAIRO_FORMAT_ARGB32, Int32(columns * tileSize), Int32(rows * tileSize))!
+    defer { cairo_surface_destroy(mosaic) }
+    cairo_surface_flush(mosaic)
+    let opaque = fill(
+      Target(
+        pixels: cairo_image_surface_get_data(mosaic)!, stride: Int(cairo_image_surface_get_stride(mosaic)),
+        width: columns * tileSize, height: rows * tileSize, origin: (0, 0)),
+      placements: placements, surface: mosaic)
 
     // An SVG or PDF keeps every pixel of the image it is given: give it only the part in view (a tile
     // mosaic is up to a tile larger on every side), without alpha when the tiles have none.
@@ -133,27 +154,48 @@ struct BasemapLayer {
     if status != CAIRO_STATUS_SUCCESS { free(copy) }
   }
 
-  /// Copies each tile's pixels into place (premultiplying them) and draws placeholders for missing ones;
-  /// true when every pixel is opaque.
-  private func fill(_ mosaic: OpaquePointer, placements: [TileRange.Placement]) -> Bool {
-    cairo_surface_flush(mosaic)
-    let stride = Int(cairo_image_surface_get_stride(mosaic))
-    let base = cairo_image_surface_get_data(mosaic)!
+  /// Pixels the tiles are copied into: the mosaic, or the image itself, with the place of the range's
+  /// top-left tile corner in them.
+  private struct Target {
+    let pixels: UnsafeMutablePointer<UInt8>
+    let stride: Int
+    let width: Int
+    let height: Int
+    let origin: (x: Int, y: Int)
+  }
+
+  static func isOpaque(_ image: RasterImage) -> Bool {
+    image.rgba.withUnsafeBufferPointer { bytes in
+      var index = 3
+      while index < bytes.count {
+        if bytes[index] != 255 { return false }
+        index += 4
+      }
+      return true
+    }
+  }
+
+  /// Copies each tile's pixels into place (premultiplying them; whatever of a tile lies outside the
+  /// target is left out) and draws placeholders for missing ones; true when every pixel is opaque.
+  /// `surface` is the Cairo surface over the target's pixels.
+  private func fill(_ target: Target, placements: [TileRange.Placement], surface: OpaquePointer) -> Bool {
     var missing: [(Int, Int)] = []
     var opaque = true
     for placement in placements {
-      let left = (placement.column - range.columns.lowerBound) * tileSize
-      let top = (placement.tile.y - range.rows.lowerBound) * tileSize
+      let left = target.origin.x + (placement.column - range.columns.lowerBound) * tileSize
+      let top = target.origin.y + (placement.tile.y - range.rows.lowerBound) * tileSize
       guard let image = images[placement.tile] else {
         missing.append((left, top))
         continue
       }
+      let columns = max(0, -left)..<min(tileSize, target.width - left)
+      guard !columns.isEmpty else { continue }
       image.rgba.withUnsafeBufferPointer { source in
-        for row in 0..<tileSize {
-          let line = UnsafeMutableRawPointer(base + (top + row) * stride + left * 4)
+        for row in max(0, -top)..<min(tileSize, target.height - top) {
+          let line = UnsafeMutableRawPointer(target.pixels + (top + row) * target.stride + left * 4)
             .assumingMemoryBound(to: UInt32.self)
-          var index = row * tileSize * 4
-          for column in 0..<tileSize {
+          var index = (row * tileSize + columns.lowerBound) * 4
+          for column in columns {
             let a = UInt32(source[index + 3])
             opaque = opaque && a == 255
             let r = UInt32(source[index])
@@ -168,13 +210,13 @@ struct BasemapLayer {
         }
       }
     }
-    cairo_surface_mark_dirty(mosaic)
+    cairo_surface_mark_dirty(surface)
     guard !missing.isEmpty else { return opaque }
-    let cr = cairo_create(mosaic)!
+    let cr = cairo_create(surface)!
     defer { cairo_destroy(cr) }
     let side = Double(tileSize)
-    for (left, top) in missing {
-      cairo_rectangle(cr, Double(left), Double(top), side, side)
+    for (left, top) in missing.map({ (Double($0.0), Double($0.1)) }) {
+      cairo_rectangle(cr, left, top, side, side)
       cairo_set_source_rgba(cr, style.placeholder.red, style.placeholder.green, style.placeholder.blue, 1)
       cairo_fill(cr)
       // A faint grid: reads as "no data here", not as sea or land.
@@ -183,10 +225,10 @@ struct BasemapLayer {
       cairo_set_line_width(cr, 1)
       for step in 0..<4 {
         let offset = Double(step) * side / 4 + 0.5
-        cairo_move_to(cr, Double(left) + offset, Double(top))
-        cairo_line_to(cr, Double(left) + offset, Double(top) + side)
-        cairo_move_to(cr, Double(left), Double(top) + offset)
-        cairo_line_to(cr, Double(left) + side, Double(top) + offset)
+        cairo_move_to(cr, left + offset, top)
+        cairo_line_to(cr, left + offset, top + side)
+        cairo_move_to(cr, left, top + offset)
+        cairo_line_to(cr, left + side, top + offset)
       }
       cairo_stroke(cr)
     }

@@ -45,11 +45,13 @@ public enum Snapshotter {
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
     clock.lap("prepare")
     try cancellation?.check()
-    let basemap = try Basemap.load(
+    var basemap = try Basemap.load(
       for: request, camera: camera, overlayClaims: claims, measuring: measuring, warnings: &warnings)
     clock.lap("basemap", splitInto: basemap.vectorTiles?.loadTimes)
     try cancellation?.check()
     let canvas = try draw(request, camera: camera, basemap: basemap, overlays: overlays, clock: &clock)
+    // The decoded tiles are drawn: let them go before encoding needs its buffers.
+    basemap.raster = nil
     try cancellation?.check()
     let data = try encode(canvas)
     clock.lap("encode")
