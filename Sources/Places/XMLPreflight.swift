@@ -7,9 +7,12 @@ import JSON
 ///   others through iconv, and stopping it from the report of a failed conversion (as `GPX` stops on
 ///   every error, so that FoundationXML never hands on text that is not UTF-8) crashes it;
 /// - a processing instruction without data (`<?x?>`): FoundationXML passes the NULL data libxml2 gives it
-///   to `strlen`. Found anywhere, even inside a comment, where it would be harmless.
+///   to `strlen`. Found anywhere, even inside a comment, where it would be harmless;
+/// - a NUL byte: XML never holds U+0000, so in UTF-8 a NUL byte is never text, while libxml2 takes
+///   `<` `NUL` `?` `NUL` at the start for UTF-16 and its push parser then reads through a NULL pointer
+///   (an 80-byte file crashed `mymap import`; found by a long run of Fuzz/Harnesses/gpx.swift).
 ///
-/// GPX files are UTF-8 in practice and have no such instructions, so both are refused with a message.
+/// GPX files are UTF-8 in practice and have none of these, so each is refused with a message.
 enum XMLPreflight {
   /// The encodings libxml2 reads without iconv, lowercased.
   static let readableEncodings: Set<String> = [
@@ -22,6 +25,12 @@ enum XMLPreflight {
       return (
         0,
         "the file declares the encoding \(JSONWriter.quotedExcerpt(encoding)), which mymap does not read; save it as UTF-8"
+      )
+    }
+    if let nul = bytes.firstIndex(of: 0) {
+      return (
+        nul - bytes.startIndex,
+        "the file holds a NUL byte, which XML text never does (UTF-16, UTF-32 or not text at all); save it as UTF-8"
       )
     }
     if let (offset, target) = emptyProcessingInstruction(bytes) {
