@@ -53,8 +53,10 @@ public enum JSONWriter {
   public static func numberText(_ value: Double) -> String {
     guard value.isFinite else { return "null" }
     if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
-    let shortest = "\(value)"
-    guard let e = shortest.firstIndex(where: { $0 == "e" || $0 == "E" }),
+    let shortest = value.description
+    // Most numbers (coordinates) have no exponent: look for one in the bytes, not the Characters.
+    guard shortest.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+      let e = shortest.firstIndex(where: { $0 == "e" || $0 == "E" }),
       let exponent = Int(shortest[shortest.index(after: e)...]), abs(exponent) <= 21
     else { return shortest }
     // Swift writes 1e-05 and 1e+16; move the decimal point instead.

@@ -91,20 +91,52 @@ public enum ISO8601Date {
     let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
     let secondOfDay = total - days * 86_400
     let (year, month, day) = civilFromDays(days)
-    var text =
-      pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
-      + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+    // Digits written into bytes: `list --json` formats a date for each of a million places.
+    var text: [UInt8] = []
+    text.reserveCapacity(28)
+    append(year, width: 4, to: &text)
+    text.append(UInt8(ascii: "-"))
+    append(month, width: 2, to: &text)
+    text.append(UInt8(ascii: "-"))
+    append(day, width: 2, to: &text)
+    text.append(UInt8(ascii: "T"))
+    append(secondOfDay / 3600, width: 2, to: &text)
+    text.append(UInt8(ascii: ":"))
+    append(secondOfDay / 60 % 60, width: 2, to: &text)
+    text.append(UInt8(ascii: ":"))
+    append(secondOfDay % 60, width: 2, to: &text)
     if micros > 0 {
-      var digits = pad(Int(micros), 6)
-      while digits.hasSuffix("0") { digits.removeLast() }
-      text += "." + digits
+      text.append(UInt8(ascii: "."))
+      var fraction = Int(micros)
+      var width = 6
+      while fraction % 10 == 0 {
+        fraction /= 10
+        width -= 1
+      }
+      append(fraction, width: width, to: &text)
     }
-    return text + "Z"
+    text.append(UInt8(ascii: "Z"))
+    return String(decoding: text, as: UTF8.self)
   }
 
-  private static func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value.magnitude)
-    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+  /// `value` in decimal, zero-padded to at least `width` digits, a `-` before it when negative.
+  private static func append(_ value: Int, width: Int, to text: inout [UInt8]) {
+    if value < 0 { text.append(UInt8(ascii: "-")) }
+    var rest = value.magnitude
+    var count = 1
+    var probe = rest
+    while probe >= 10 {
+      probe /= 10
+      count += 1
+    }
+    let end = text.count + max(count, width)
+    text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: end - text.count))
+    var index = end - 1
+    repeat {
+      text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+      index -= 1
+    } while rest > 0
   }
 
   private static func daysIn(month: Int, year: Int) -> Int {
