@@ -61,7 +61,8 @@ struct IDAssigner {
         counter += 1
         candidate = "\(base)-\(counter)"
       }
-      lastSuffix[base] = counter
+      // Only repeats need it: a million distinct places would otherwise fill a second dictionary.
+      if counter > 1 { lastSuffix[base] = counter }
       owners[candidate] = record
       locations[index].id = candidate
     }
