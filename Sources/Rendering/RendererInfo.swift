@@ -20,6 +20,7 @@ public struct RendererInfo: Hashable, Sendable {
   /// The running libraries, and fontconfig's match for each family of `fontFamily` (a Pango family list,
   /// as in `Style.fontFamily`).
   public static func current(fontFamily: String) -> RendererInfo {
+    _ = TextLayout.fontOptions  // fontconfig's configuration complete before it is asked
     let families = fontFamily.split(separator: ",").map { String($0.drop { $0 == " " }) }.filter {
       !$0.isEmpty
     }

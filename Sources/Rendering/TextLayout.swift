@@ -111,6 +111,9 @@ final class MeasuringContext {
   let context: OpaquePointer
 
   init() {
+    // Every render makes one before any text: the glyph settings join fontconfig's configuration here,
+    // once, before Pango or any other thread reads it.
+    _ = TextLayout.fontOptions
     surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
     context = cairo_create(surface)
   }
