@@ -4,10 +4,11 @@ import Foundation
 /// How glyphs are rasterized: the same on every machine, whatever its fontconfig says.
 ///
 /// Cairo applies a context's font options only where fontconfig's configuration left a setting unset, and
-/// Debian's own configuration sets hinting (`10-hinting-slight.conf`), as desktops set subpixel order: left
-/// alone, the same map would come out differently on a machine whose font configuration differs, and a
-/// golden recorded on one would fail on another. So a last rule is added to the process's fontconfig
-/// configuration that assigns these settings to every font it matches.
+/// a machine's configuration may set them (desktops set hinting and subpixel order; a `FONTCONFIG_FILE`
+/// asking for full hinting, RGB subpixels and no antialiasing changed mymap's glyphs): left alone, the
+/// same map would come out differently on such a machine, and a golden recorded on one would fail on
+/// another. So a last rule is added to the process's fontconfig configuration that assigns these settings
+/// to every font it matches (colour fonts excepted, see `fontconfigRule`).
 struct GlyphRaster: Equatable {
   enum Hinting: String {
     case none = "hintnone"
