@@ -22,8 +22,8 @@ public enum JSONWriter {
       guard !elements.isEmpty else { return append("[]", to: &output) }
       output.append(UInt8(ascii: "["))
       for (offset, element) in elements.enumerated() {
-        output.append(offset == 0 ? UInt8(ascii: "\n") : UInt8(ascii: ","))
-        if offset > 0 { output.append(UInt8(ascii: "\n")) }
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        output.append(UInt8(ascii: "\n"))
         appendIndent(indent + 1, to: &output)
         write(element, indent: indent + 1, into: &output)
       }
@@ -34,8 +34,8 @@ public enum JSONWriter {
       guard !members.isEmpty else { return append("{}", to: &output) }
       output.append(UInt8(ascii: "{"))
       for (offset, member) in members.enumerated() {
-        output.append(offset == 0 ? UInt8(ascii: "\n") : UInt8(ascii: ","))
-        if offset > 0 { output.append(UInt8(ascii: "\n")) }
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        output.append(UInt8(ascii: "\n"))
         appendIndent(indent + 1, to: &output)
         appendQuoted(member.name, to: &output)
         output.append(UInt8(ascii: ":"))
