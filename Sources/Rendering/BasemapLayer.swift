@@ -32,9 +32,15 @@ struct BasemapLayer {
       abs(factor - 1) < 1e-9 && abs(origin.x - origin.x.rounded()) < 1e-6
       && abs(origin.y - origin.y.rounded()) < 1e-6
 
+    // Whether every tile pixel is opaque, looked at only where it matters: the direct copy below and the
+    // image a vector output embeds (missing tiles' placeholders are opaque).
+    let opaque =
+      (canvas.format != .png || (copiesOpaqueTilesDirectly && aligned))
+      && images.values.allSatisfy(Self.isOpaque)
+
     // Opaque tiles 1:1 at whole pixels on an image: painting the mosaic would copy its pixels exactly,
     // so the tiles go straight into the image instead (no mosaic: at 4800 × 3200 that is 73 MB less).
-    if copiesOpaqueTilesDirectly, canvas.format == .png, aligned, images.values.allSatisfy(Self.isOpaque),
+    if copiesOpaqueTilesDirectly, canvas.format == .png, aligned, opaque,
       let pixels = cairo_image_surface_get_data(canvas.surface)
     {
       cairo_surface_flush(canvas.surface)
@@ -42,7 +48,7 @@ struct BasemapLayer {
         pixels: pixels, stride: Int(cairo_image_surface_get_stride(canvas.surface)),
         width: canvas.pixelWidth, height: canvas.pixelHeight,
         origin: (Int(origin.x.rounded()), Int(origin.y.rounded())))
-      _ = fill(target, placements: placements, surface: canvas.surface)
+      fill(target, placements: placements, surface: canvas.surface)
       return
     }
 
@@ -50,7 +56,7 @@ struct BasemapLayer {
       CAIRO_FORMAT_ARGB32, Int32(columns * tileSize), Int32(rows * tileSize))!
     defer { cairo_surface_destroy(mosaic) }
     cairo_surface_flush(mosaic)
-    let opaque = fill(
+    fill(
       Target(
         pixels: cairo_image_surface_get_data(mosaic)!, stride: Int(cairo_image_surface_get_stride(mosaic)),
         width: columns * tileSize, height: rows * tileSize, origin: (0, 0)),
@@ -176,11 +182,10 @@ struct BasemapLayer {
   }
 
   /// Copies each tile's pixels into place (premultiplying them; whatever of a tile lies outside the
-  /// target is left out) and draws placeholders for missing ones; true when every pixel is opaque.
+  /// target is left out) and draws placeholders for missing ones.
   /// `surface` is the Cairo surface over the target's pixels.
-  private func fill(_ target: Target, placements: [TileRange.Placement], surface: OpaquePointer) -> Bool {
+  private func fill(_ target: Target, placements: [TileRange.Placement], surface: OpaquePointer) {
     var missing: [(Int, Int)] = []
-    var opaque = true
     for placement in placements {
       let left = target.origin.x + (placement.column - range.columns.lowerBound) * tileSize
       let top = target.origin.y + (placement.tile.y - range.rows.lowerBound) * tileSize
@@ -197,7 +202,6 @@ struct BasemapLayer {
           var index = (row * tileSize + columns.lowerBound) * 4
           for column in columns {
             let a = UInt32(source[index + 3])
-            opaque = opaque && a == 255
             let r = UInt32(source[index])
             let g = UInt32(source[index + 1])
             let b = UInt32(source[index + 2])
@@ -211,7 +215,7 @@ struct BasemapLayer {
       }
     }
     cairo_surface_mark_dirty(surface)
-    guard !missing.isEmpty else { return opaque }
+    guard !missing.isEmpty else { return }
     let cr = cairo_create(surface)!
     defer { cairo_destroy(cr) }
     let side = Double(tileSize)
@@ -232,6 +236,5 @@ struct BasemapLayer {
       }
       cairo_stroke(cr)
     }
-    return opaque
   }
 }
