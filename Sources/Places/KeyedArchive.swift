@@ -44,8 +44,10 @@ enum BinaryPropertyList {
   /// How many values one document may decode to, so shared references cannot blow up into a huge tree.
   static let maximumValues = 200_000
   /// How many bytes of strings and data one document may decode to: within `maximumValues`, a string
-  /// shared by reference would still expand 200,000 times (5 KB of archive, 800 MB of strings).
-  static let maximumDecodedBytes = 4 << 20
+  /// shared by reference would still expand 200,000 times (5 KB of archive, 800 MB of strings). A
+  /// placemark's strings take a few hundred bytes; at 4 MB a 5 KB archive took a second to decode under
+  /// AddressSanitizer (Fuzz/Regressions/keyed-archive/6624b468dc93).
+  static let maximumDecodedBytes = 1 << 20
 
   /// The document's top value; nil when `bytes` is not a well-formed binary property list.
   static func parse(_ bytes: [UInt8]) -> PropertyListValue? {
