@@ -134,7 +134,8 @@ final class Canvas {
       guard finished == CAIRO_STATUS_SUCCESS else {
         throw CanvasError.drawingFailed(String(cString: cairo_status_to_string(finished)))
       }
-      return format == .svg ? SVGIdentifiers.renumber(sink.data) : sink.data
+      guard format == .svg else { return sink.data }
+      return Data(SVGPathPrecision.round([UInt8](SVGIdentifiers.renumber(sink.data))))
     }
   }
 
