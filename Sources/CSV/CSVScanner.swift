@@ -15,25 +15,48 @@ public struct CSVScanner {
   /// Scratch space for a quoted field's bytes.
   private var quoted: [UInt8] = []
 
+  /// Whether more input follows `bytes` (see `init(piece:firstLine:isLast:)`).
+  private let isLast: Bool
+
   public init(bytes: [UInt8]) {
-    self.bytes = bytes
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    self.init(piece: bytes, firstLine: 1, isLast: true)
   }
 
-  /// Reads the next record into `fields`; returns the line it starts on, or nil at the end of the input.
+  /// A scanner over one piece of a longer input, for reading a file a piece at a time: `firstLine` is the
+  /// line the piece starts on, and a byte order mark is skipped only on line 1. Unless `isLast`,
+  /// `nextRecord` returns nil for a record that may go on past the piece, and `consumed` says where the
+  /// next piece must start.
+  public init(piece: [UInt8], firstLine: Int, isLast: Bool) {
+    self.bytes = piece
+    self.line = firstLine
+    self.isLast = isLast
+    if firstLine == 1 && piece.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+  }
+
+  /// How many bytes of the input the records read so far took (and the line after them: `line`).
+  public var consumed: Int { index }
+  /// The line the next record starts on.
+  public var currentLine: Int { line }
+
+  /// Reads the next record into `fields`; returns the line it starts on, or nil at the end of the input
+  /// (or of a piece that is not the last, before a record that may go on past it).
   public mutating func nextRecord(into fields: inout [String]) throws(CSVSyntaxError) -> Int? {
     guard index < bytes.count else { return nil }
     fields.removeAll(keepingCapacity: true)
     let start = line
+    let startIndex = index
     while true {
-      fields.append(try nextField())
-      guard index < bytes.count else { return start }
+      guard let field = try nextField() else { return stopShort(at: startIndex, line: start) }
+      fields.append(field)
+      guard index < bytes.count else { return isLast ? start : stopShort(at: startIndex, line: start) }
       let separator = bytes[index]
       index += 1
       switch separator {
       case UInt8(ascii: ","):
         continue
       case UInt8(ascii: "\r"):
+        // A CR at the end of a piece may be the first half of a CR LF.
+        if index == bytes.count && !isLast { return stopShort(at: startIndex, line: start) }
         if index < bytes.count && bytes[index] == UInt8(ascii: "\n") { index += 1 }
         line += 1
         return start
@@ -44,8 +67,16 @@ public struct CSVScanner {
     }
   }
 
-  /// Reads one field, leaving `index` at the comma or line end after it (or at the end of the input).
-  private mutating func nextField() throws(CSVSyntaxError) -> String {
+  /// Goes back to where a record that a later piece completes started.
+  private mutating func stopShort(at startIndex: Int, line startLine: Int) -> Int? {
+    index = startIndex
+    line = startLine
+    return nil
+  }
+
+  /// Reads one field, leaving `index` at the comma or line end after it (or at the end of the input); nil
+  /// when a quoted field reaches the end of a piece that is not the last.
+  private mutating func nextField() throws(CSVSyntaxError) -> String? {
     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
       let start = index
       while index < bytes.count {
@@ -61,6 +92,7 @@ public struct CSVScanner {
     var runStart = index
     while true {
       guard index < bytes.count else {
+        if !isLast { return nil }
         throw CSVSyntaxError(
           line: openingLine,
           message: "a quoted field starts on this line but its closing quote is missing")
@@ -69,6 +101,8 @@ public struct CSVScanner {
       if byte == UInt8(ascii: "\"") {
         quoted.append(contentsOf: bytes[runStart..<index])
         index += 1
+        // A quote at the end of a piece may be the first of a doubled pair.
+        if index == bytes.count && !isLast { return nil }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { break }
         // A doubled quote: one quote in the text.
         runStart = index

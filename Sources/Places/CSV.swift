@@ -63,53 +63,21 @@ enum CSV {
   // MARK: Reading
 
   static func decode(_ bytes: [UInt8], file: String) throws(LocationsFileError) -> LocationSet {
-    try checkUTF8(bytes, file: file)
-    var scanner = CSVScanner(bytes: bytes)
-    var fields: [String] = []
+    var rows = CSVPlaceRows(file: file, pieces: WholeInput(bytes))
     var collector = RecordCollector()
-
-    // The header: the first record that is not blank.
-    var headerLine = 0
-    repeat {
-      guard let line = try scanner.next(into: &fields, file: file) else { return LocationSet() }
-      headerLine = line
-    } while isBlank(fields)
-    let layout = try Layout(header: fields, line: headerLine, file: file)
-    var unnamedWithValues = Set<Int>()
-
-    while let line = try scanner.next(into: &fields, file: file) {
-      if isBlank(fields) { continue }
-      for index in layout.unnamed where index < fields.count && !fields[index].isEmpty {
-        unnamedWithValues.insert(index)
-      }
-      var warnings: [String] = []
+    while let row = try rows.next() {
       do throws(RecordProblem) {
-        if fields.count > layout.count, fields[layout.count...].contains(where: { !$0.isEmpty }) {
-          throw RecordProblem(
-            "\(fields.count) fields, but the header on line \(headerLine) names \(layout.count) columns")
-        }
-        let record = try readRow(fields, layout: layout, warnings: &warnings)
-        try collector.add(record, record: "line \(line)", warnings: warnings)
+        try collector.add(row.record, record: "line \(row.line)", warnings: row.warnings)
       } catch {
-        throw .invalidLine(file: file, line: line, message: error.message)
+        throw .invalidLine(file: file, line: row.line, message: error.message)
       }
     }
-
     var set = collector.finish()
-    let ignored =
-      layout.unknown.map { JSONWriter.quotedExcerpt($0.name) }
-      + unnamedWithValues.sorted().map { "column \($0 + 1) (no name)" }
-    if !ignored.isEmpty {
-      // A header with a million columns must not become an 11 MB warning: name a few, count the rest.
-      let named = ignored.prefix(8).joined(separator: ", ")
-      let more = ignored.count > 8 ? " and \(ignored.count - 8) more" : ""
-      set.warnings.insert(
-        "line \(headerLine): ignored columns that mymap does not read: \(named)\(more)", at: 0)
-    }
+    if let warning = rows.ignoredColumnsWarning() { set.warnings.insert(warning, at: 0) }
     return set
   }
 
-  private static func readRow(
+  static func readRow(
     _ fields: [String], layout: Layout, warnings: inout [String]
   ) throws(RecordProblem) -> ReadRecord {
     func value(_ column: Column) -> String {
@@ -144,7 +112,7 @@ enum CSV {
   }
 
   /// Nothing but white space in every field (`,,,` from a spreadsheet's empty row).
-  private static func isBlank(_ fields: [String]) -> Bool {
+  static func isBlank(_ fields: [String]) -> Bool {
     fields.allSatisfy { $0.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
   }
 
@@ -154,7 +122,7 @@ enum CSV {
   }
 
   /// Which field of a row holds which column, from the header.
-  private struct Layout {
+  struct Layout {
     /// By `Column.rawValue`.
     var index: [Int?] = Array(repeating: nil, count: Column.allCases.count)
     /// Named columns mymap does not know, in header order.
@@ -204,13 +172,16 @@ enum CSV {
     }
   }
 
-  /// Refuses text that is not UTF-8, naming the first line where it goes wrong (spreadsheets often save CSV
-  /// in a legacy encoding unless asked for UTF-8).
-  private static func checkUTF8(_ bytes: [UInt8], file: String) throws(LocationsFileError) {
-    if String(validating: bytes, as: UTF8.self) != nil { return }
+  /// Refuses text that is not UTF-8, naming the line where it first goes wrong (spreadsheets often save
+  /// CSV in a legacy encoding unless asked for UTF-8). Checks `bytes[start...]` (`start` is where a
+  /// character begins); `bytes` begin on `firstLine`.
+  static func checkUTF8(_ bytes: ArraySlice<UInt8>, from start: Int, firstLine: Int, file: String)
+    throws(LocationsFileError)
+  {
+    if String(validating: bytes[start...], as: UTF8.self) != nil { return }
     var parser = Unicode.UTF8.ForwardParser()
-    var iterator = bytes.makeIterator()
-    var offset = 0
+    var iterator = bytes[start...].makeIterator()
+    var offset = start
     scan: while true {
       switch parser.parseScalar(from: &iterator) {
       case .valid(let encoded): offset += encoded.count
@@ -218,7 +189,7 @@ enum CSV {
       case .error: break scan
       }
     }
-    let line = 1 + bytes[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    let line = firstLine + bytes[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     throw .invalidLine(
       file: file, line: line, message: "the text is not UTF-8 (save the file as \"CSV UTF-8\")")
   }

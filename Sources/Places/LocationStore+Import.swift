@@ -40,12 +40,14 @@ extension LocationStore {
   func insertLocations(_ locations: [Location], idsWereGiven: [Bool], dryRun: Bool) throws -> ImportSummary {
     let derivedIDs = idsWereGiven.contains(false)
     // The content index answers the duplicate question for derived ids, so it stays.
-    let deferred = try dropIndexesForBulkImport(
-      incoming: locations.count, keeping: derivedIDs ? ["location_content"] : [])
+    var deferred: [DroppedIndex] = []
+    if locations.count >= bulkImportThreshold,
+      isBulkImport(incoming: locations.count, existing: try count(cached: true))
+    {
+      deferred = try dropIndexesForBulkImport(keeping: derivedIDs ? [Self.contentIndex] : [])
+    }
     let insert = try database.cached(Self.insertSQL)
-    let sameContent = try database.cached(
-      "SELECT 1 FROM location WHERE latitude = ?1 AND longitude = ?2 AND date IS ?3"
-        + " AND description = ?4 LIMIT 1")
+    let sameContent = try database.cached(Self.sameContentSQL)
     var summary = ImportSummary(added: 0, duplicates: 0)
     for (index, location) in locations.enumerated() {
       if !idsWereGiven.isEmpty && !idsWereGiven[index] {
@@ -71,28 +73,41 @@ extension LocationStore {
     sameContent.reset()
     insert.reset()
     if !dryRun {
-      for sql in deferred { try database.execute(sql) }
+      for index in deferred { try database.execute(index.sql) }
     }
     return summary
   }
 
+  /// The index that finds a place with the same content (for files without ids).
+  static let contentIndex = "location_content"
+  /// Is there a place with this content (latitude, longitude, date, description)?
+  static let sameContentSQL =
+    "SELECT 1 FROM location WHERE latitude = ?1 AND longitude = ?2 AND date IS ?3 AND description = ?4 LIMIT 1"
+
+  /// The places in the store.
+  func count(cached: Bool) throws(SQLiteError) -> Int {
+    try integer("SELECT count(*) FROM location", [], cached: cached)
+  }
+
+  /// Whether an import is large enough beside the store that dropping the indexes and making them again
+  /// at the end is faster than keeping them up to date row by row.
+  func isBulkImport(incoming: Int, existing: Int) -> Bool {
+    incoming >= bulkImportThreshold && existing <= incoming / 2
+  }
+
   /// For a bulk import, drops the location table's indexes (except the primary key and `kept`) inside
-  /// the import's transaction, and returns the SQL that makes them again. A rollback brings them back.
-  private func dropIndexesForBulkImport(incoming: Int, keeping kept: Set<String>) throws(SQLiteError)
-    -> [String]
-  {
-    guard incoming >= bulkImportThreshold,
-      try integer("SELECT count(*) FROM location", [], cached: true) <= incoming / 2
-    else { return [] }
+  /// the import's transaction, and returns them with the SQL that makes them again. A rollback brings them
+  /// back.
+  func dropIndexesForBulkImport(keeping kept: Set<String>) throws(SQLiteError) -> [DroppedIndex] {
     // Read from sqlite_master, so indexes added by later migrations are rebuilt as they were defined.
     let statement = try database.fresh(
       "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'location' AND sql IS NOT NULL"
     )
-    var indexes: [(name: String, sql: String)] = []
+    var indexes: [DroppedIndex] = []
     do throws(SQLiteError) {
       while try statement.step() {
         let name = statement.string(0)
-        if !kept.contains(name) { indexes.append((name, statement.string(1))) }
+        if !kept.contains(name) { indexes.append(DroppedIndex(name: name, sql: statement.string(1))) }
       }
     } catch {
       statement.finalize()
@@ -102,6 +117,12 @@ extension LocationStore {
     for index in indexes {
       try database.execute("DROP INDEX \"\(index.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
     }
-    return indexes.map(\.sql)
+    return indexes
   }
+}
+
+/// An index a bulk import dropped, and the SQL that makes it again.
+struct DroppedIndex {
+  var name: String
+  var sql: String
 }

@@ -39,7 +39,7 @@ public enum LocationsFile {
     return try read(data: data, name: standardInputName, format: format)
   }
 
-  private static func failure(_ failure: InputFileError, file: String) -> LocationsFileError {
+  static func failure(_ failure: InputFileError, file: String) -> LocationsFileError {
     switch failure {
     case .tooLarge(let limit): return .tooLarge(file: file, limit: limit)
     case .notReadable(let kind) where kind == .folder:
@@ -60,34 +60,8 @@ public enum LocationsFile {
     data: Data, name: String, format: LocationsFormat? = nil
   ) throws(LocationsFileError) -> LocationSet {
     let bytes = [UInt8](data)
-    let start = bytes.starts(with: JSONParser.byteOrderMark) ? 3 : 0
-    guard let first = bytes[start...].firstIndex(where: { !isWhiteSpace($0) }) else {
-      throw .emptyFile(file: name)
-    }
+    let (family, sniffed, first) = try contentFamily(bytes, name: name, format: format)
     let content = bytes[first...]
-    if format == nil && CoreDataStore.looksLikeCoreDataStore(data) {
-      throw .unrecognizedContent(
-        file: name, expected: LocationsFormat.anyContent,
-        found:
-          "an SQLite database (a My Locations DataModel.sqlite is read from its path, not from these bytes)")
-    }
-    let sniffed = LocationsFormat.sniff(content)
-
-    let family: LocationsFormat.ContentKind
-    if let format {
-      family = format.contentKind
-    } else if let sniffed {
-      family = sniffed
-    } else if ["kml", "kmz"].contains(fileExtension(name)) {
-      throw .unsupportedFormat(file: name, format: "KML")
-    } else if let hinted = LocationsFormat(fileName: name) {
-      family = hinted.contentKind
-    } else {
-      throw .unrecognizedContent(
-        file: name, expected: LocationsFormat.anyContent,
-        found: LocationsFormat.describeUnrecognized(bytes: content))
-    }
-
     switch family {
     case .xml:
       guard sniffed == .xml else {
@@ -101,6 +75,34 @@ public enum LocationsFile {
     case .json:
       return try readJSON(bytes, name: name, format: format)
     }
+  }
+
+  /// Which family of formats `bytes` are read as (see `read(data:)`), what the content itself says, and
+  /// where it starts; throws for content no family reads. Only the first line or so is looked at.
+  static func contentFamily(
+    _ bytes: [UInt8], name: String, format: LocationsFormat?
+  ) throws(LocationsFileError) -> (
+    LocationsFormat.ContentKind, sniffed: LocationsFormat.ContentKind?, first: Int
+  ) {
+    let start = bytes.starts(with: JSONParser.byteOrderMark) ? 3 : 0
+    guard let first = bytes[start...].firstIndex(where: { !isWhiteSpace($0) }) else {
+      throw .emptyFile(file: name)
+    }
+    let content = bytes[first...]
+    if format == nil && CoreDataStore.looksLikeCoreDataStore(Data(bytes.prefix(16))) {
+      throw .unrecognizedContent(
+        file: name, expected: LocationsFormat.anyContent,
+        found:
+          "an SQLite database (a My Locations DataModel.sqlite is read from its path, not from these bytes)")
+    }
+    let sniffed = LocationsFormat.sniff(content)
+    if let format { return (format.contentKind, sniffed, first) }
+    if let sniffed { return (sniffed, sniffed, first) }
+    if ["kml", "kmz"].contains(fileExtension(name)) { throw .unsupportedFormat(file: name, format: "KML") }
+    if let hinted = LocationsFormat(fileName: name) { return (hinted.contentKind, sniffed, first) }
+    throw .unrecognizedContent(
+      file: name, expected: LocationsFormat.anyContent,
+      found: LocationsFormat.describeUnrecognized(bytes: content))
   }
 
   /// mymap JSON or GeoJSON, checked against the format asked for (or the `.geojson` extension).
@@ -165,7 +167,7 @@ public enum LocationsFile {
   }
 
   /// The first bytes of a regular file (empty for anything else, which is never an SQLite database).
-  private static func filePrefix(_ path: String) -> Data {
+  static func filePrefix(_ path: String) -> Data {
     var info = stat()
     guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
       let handle = FileHandle(forReadingAtPath: path)
@@ -175,15 +177,21 @@ public enum LocationsFile {
   }
 
   private static func contents(of path: String) throws(LocationsFileError) -> Data {
-    let manager = FileManager.default
-    var isDirectory: ObjCBool = false
-    guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .fileNotFound(file: path) }
-    if isDirectory.boolValue { throw .unreadable(file: path, reason: "it is a directory") }
+    try checkIsFile(path)
     do throws(InputFileError) {
       return try InputFile.read(path: path, limit: InputLimits.maximumFileBytes)
     } catch {
       throw failure(error, file: path)
     }
+  }
+
+  /// Throws `fileNotFound` when nothing is at `path`, and `unreadable` for a directory.
+  static func checkIsFile(_ path: String) throws(LocationsFileError) {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw .fileNotFound(file: path)
+    }
+    if isDirectory.boolValue { throw .unreadable(file: path, reason: "it is a directory") }
   }
 
   /// A short reason a user can act on (`permission denied`), rather than Foundation's generic paragraph

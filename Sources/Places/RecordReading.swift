@@ -22,11 +22,7 @@ struct RecordCollector {
   mutating func add(
     _ read: ReadRecord, record: String, warnings recordWarnings: [String]
   ) throws(RecordProblem) {
-    if let oversized = read.location.oversizedText() { throw RecordProblem(oversized) }
-    guard locations.count < InputLimits.maximumPlaces else {
-      throw RecordProblem(
-        "the file holds more than \(InputLimits.maximumPlaces) places, the most one file may hold")
-    }
+    try Self.check(read, placesBefore: locations.count)
     warnings += recordWarnings.map { "\(record): \($0)" }
     if let owner = ids.register(
       read.location, explicit: read.hasOwnID, index: locations.count, record: record)
@@ -35,6 +31,16 @@ struct RecordCollector {
     }
     if read.hasOwnID { givenIDs.insert(read.location.id) }
     locations.append(read.location)
+  }
+
+  /// The limits every record meets, whoever collects it: text no longer than a page, and no more places
+  /// in a file than `InputLimits.maximumPlaces`.
+  static func check(_ read: ReadRecord, placesBefore: Int) throws(RecordProblem) {
+    if let oversized = read.location.oversizedText() { throw RecordProblem(oversized) }
+    guard placesBefore < InputLimits.maximumPlaces else {
+      throw RecordProblem(
+        "the file holds more than \(InputLimits.maximumPlaces) places, the most one file may hold")
+    }
   }
 
   /// A warning about the file as a whole (not about one record).

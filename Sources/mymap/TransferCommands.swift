@@ -26,28 +26,29 @@ enum ImportCommand {
   static func run(_ arguments: ParsedArguments) throws(CLIError) {
     let format = try FormatOption.value(arguments)
     let path = arguments.positional("FILE")!
-    let places: LocationSet
+    let quiet = arguments.flag("quiet")
+    let dryRun = arguments.flag("dry-run")
+    // A CSV file is imported as it is read (a dry run lists every place, so it reads the file whole).
+    let source: ImportSource
     do {
-      places = try LocationsFile.read(path: path, format: format)
+      source =
+        dryRun
+        ? .whole(try LocationsFile.read(path: path, format: format))
+        : try LocationsFile.openForImport(path: path, format: format)
     } catch {
       throw .badInput(error.description)
     }
-    let quiet = arguments.flag("quiet")
+    guard case .whole(let places) = source else {
+      guard case .csvRows(let rows) = source else { return }
+      let done = try importing(rows, arguments: arguments)
+      report(
+        path: path, places: done.places, tracks: 0, summary: done.summary, warnings: done.warnings,
+        printsWarnings: true, arguments: arguments)
+      return
+    }
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
-    let dryRun = arguments.flag("dry-run")
     let summary = try importing(places, arguments: arguments, dryRun: dryRun)
-    if arguments.flag("json") {
-      Console.print(
-        JSONWriter.text(
-          .object([
-            .init("file", .string(path)),
-            .init("places", .number(Double(places.locations.count))),
-            .init("imported", .number(Double(summary.added))),
-            .init("alreadyInStore", .number(Double(summary.duplicates))),
-            .init("dryRun", .bool(dryRun)),
-            .init("warnings", .array(places.warnings.map { .string($0) })),
-          ])))
-    } else if dryRun {
+    if dryRun && !arguments.flag("json") {
       let output = BufferedOutput()
       for place in places.locations { output.write(PlaceText.row(place)) }
       var line =
@@ -60,17 +61,97 @@ enum ImportCommand {
       }
       output.write(line + "; nothing was changed\n")
       output.flush()
-    } else if !quiet {
-      var line = "imported \(count(summary.added, "place")) (\(summary.duplicates) already in the store)"
-      if !places.tracks.isEmpty {
-        line += ", \(count(summary.tracksAdded, "track")) (\(summary.trackDuplicates) already in the store)"
-      }
-      Console.print(line)
+    } else {
+      report(
+        path: path, places: places.locations.count, tracks: places.tracks.count, summary: summary,
+        warnings: places.warnings, printsWarnings: false, arguments: arguments, dryRun: dryRun)
     }
+  }
+
+  /// What an import did: one line, or (`--json`) one object. With `printsWarnings`, the warnings go to
+  /// standard error first unless quiet (a file read whole has them printed before its import).
+  private static func report(
+    path: String, places: Int, tracks: Int, summary: ImportSummary, warnings: [String],
+    printsWarnings: Bool, arguments: ParsedArguments, dryRun: Bool = false
+  ) {
+    let quiet = arguments.flag("quiet")
+    if printsWarnings && !quiet { for warning in warnings { Console.warning(warning) } }
+    if arguments.flag("json") {
+      Console.print(
+        JSONWriter.text(
+          .object([
+            .init("file", .string(path)),
+            .init("places", .number(Double(places))),
+            .init("imported", .number(Double(summary.added))),
+            .init("alreadyInStore", .number(Double(summary.duplicates))),
+            .init("dryRun", .bool(dryRun)),
+            .init("warnings", .array(warnings.map { .string($0) })),
+          ])))
+      return
+    }
+    guard !quiet else { return }
+    var line = "imported \(count(summary.added, "place")) (\(summary.duplicates) already in the store)"
+    if tracks > 0 {
+      line += ", \(count(summary.tracksAdded, "track")) (\(summary.trackDuplicates) already in the store)"
+    }
+    Console.print(line)
   }
 }
 
 extension ImportCommand {
+  /// Imports a CSV file's rows into the store as they are read.
+  /// A store that does not exist yet appears only whole: the rows go into a new store beside it, which
+  /// takes the store's name once they are all in (a bad row halfway leaves no store behind, as a file
+  /// read whole would).
+  fileprivate static func importing(_ rows: CSVImportRows, arguments: ParsedArguments) throws(CLIError)
+    -> StreamedImport
+  {
+    let path = StoreAccess.path(arguments)
+    guard !FileManager.default.fileExists(atPath: path) else {
+      return try importing(rows, into: try StoreAccess.open(arguments))
+    }
+    let url = URL(fileURLWithPath: path)
+    let staging = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).tmp-\(getpid())-import"
+    ).path
+    var done = false
+    defer {
+      if !done { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(staging + suffix) } }
+    }
+    let result: StreamedImport
+    do {
+      // The store closes (and folds its write-ahead log in) when it goes out of use, before the rename.
+      let store: LocationStore
+      do {
+        store = try LocationStore(path: staging)
+      } catch {
+        throw StoreAccess.map(error)
+      }
+      result = try importing(rows, into: store)
+    }
+    guard !FileManager.default.fileExists(atPath: path) else {
+      throw .failure("another program made a store at \(path) during the import; import again into it")
+    }
+    guard rename(staging, path) == 0 else {
+      throw .failure("cannot put the new store at \(path): \(String(cString: strerror(errno)))")
+    }
+    done = true
+    return result
+  }
+
+  private static func importing(_ rows: CSVImportRows, into store: LocationStore) throws(CLIError)
+    -> StreamedImport
+  {
+    do {
+      return try store.importCSV(rows)
+    } catch {
+      switch error {
+      case .file(let failure): throw .badInput(failure.description)
+      case .store(let failure): throw StoreAccess.map(failure)
+      }
+    }
+  }
+
   /// Imports into the store, or for a dry run counts what would be imported. A dry run against a store
   /// that does not exist yet uses an empty scratch store, so that it creates nothing.
   fileprivate static func importing(_ places: LocationSet, arguments: ParsedArguments, dryRun: Bool)

@@ -117,6 +117,25 @@ final class ImportExportTests: XCTestCase {
     assertSucceeded(result)
     XCTAssertEqual(result.stdoutText, "imported 2 places (0 already in the store)\n")
     XCTAssertEqual(try sandbox.listedIDs(), ["ferry-building", "apple-park"])
+    // CSV from a pipe is imported as it is read, its warnings after it, with --json as well.
+    let csv = "lat,lon,description,category,note\n1,2,One,Kiosk,x\n3,4,Two,Bar,y\n1,2,One,Kiosk,z\n"
+    let piped = try sandbox.run(["import", "-", "--json"], stdin: Data(csv.utf8))
+    assertSucceeded(piped)
+    let report = try XCTUnwrap(JSONSerialization.jsonObject(with: piped.stdout) as? [String: Any])
+    XCTAssertEqual(report["places"] as? Int, 3)
+    XCTAssertEqual(report["imported"] as? Int, 2)
+    XCTAssertEqual(report["alreadyInStore"] as? Int, 1)
+    let known =
+      "No Category, Apple Store, Bar, Bookstore, Club, Grocery Store, Historic Building, House, "
+      + "Icecream Vendor, Landmark, Park"
+    let warnings = [
+      #"line 1: ignored columns that mymap does not read: "note""#,
+      #"line 2: unknown category "Kiosk" (kept; known: "# + known + ")",
+      #"line 4: unknown category "Kiosk" (kept; known: "# + known + ")",
+    ]
+    XCTAssertEqual(report["warnings"] as? [String], warnings)
+    XCTAssertEqual(piped.stderr, warnings.map { "mymap: warning: \($0)\n" }.joined())
+    XCTAssertEqual(try sandbox.listedIDs().count, 4)
   }
 
   /// The My Locations app's own `DataModel.sqlite` (Core Data), copied into the sandbox; the copy is read,
@@ -173,11 +192,17 @@ final class ImportExportTests: XCTestCase {
     try sandbox.write(
       gpxWithTrack.replacingOccurrences(of: #"lat="51.5081""#, with: #"lat="-91""#), to: "bad.gpx")
 
-    // Without a store: none is created.
+    // Without a store: none is created. (CSV is imported as it is read, into a new store that takes the
+    // store's name only at the end: nothing of it is left.)
     assertFailed(
       try sandbox.run(["import", "bad.json"]), status: 3,
       message: "bad.json: location 2: latitude 91.0 is outside -90…90")
     XCTAssertFalse(sandbox.storeExists)
+    assertFailed(
+      try sandbox.run(["import", "bad.csv"]), status: 3, message: "bad.csv:3: latitude 95 is outside -90…90")
+    XCTAssertFalse(sandbox.storeExists)
+    let storeFolder = sandbox.home.appendingPathComponent("mymap").path
+    XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: storeFolder)) ?? [], [])
 
     // With a store: it stays as it was.
     try sandbox.write(mymapJSON, to: "good.json")

@@ -1,0 +1,241 @@
+import Foundation
+import JSON
+import SQLite
+
+/// What a streamed import did, and what the file said on the way.
+public struct StreamedImport: Sendable {
+  public var summary: ImportSummary
+  /// The places the file holds: imported, or already in the store.
+  public var places: Int
+  /// The file's warnings in file order: at most `LocationStore.maximumImportWarnings`, then one line
+  /// that counts the rest.
+  public var warnings: [String]
+}
+
+/// Why a streamed import stopped (and changed nothing): the file, or the store.
+public enum StreamedImportError: Error, Sendable, CustomStringConvertible {
+  case file(LocationsFileError)
+  case store(LocationStoreError)
+
+  public var description: String {
+    switch self {
+    case .file(let error): error.description
+    case .store(let error): error.description
+    }
+  }
+}
+
+extension LocationStore {
+  /// The most warnings a streamed import keeps (a million rows with an unknown category would otherwise
+  /// make a million lines).
+  public static let maximumImportWarnings = 1_000
+
+  /// Imports a CSV file's rows as they are read, in one transaction: every new place, or (on any error
+  /// in the file or the store) none. Only one piece of the file and one place are in memory at a time,
+  /// with a few bytes per imported place.
+  ///
+  /// The same places are added and skipped as with `importLocations`: a place with a given id that the
+  /// store has is a duplicate, as is a place without one whose position, description and date the store
+  /// (or an earlier row) has; an id the file gives twice is an error naming both lines; an id the file
+  /// gives wins over the same id derived for a place without one, which gets `-2`, `-3`… instead.
+  public func importCSV(_ source: CSVImportRows) throws(StreamedImportError) -> StreamedImport {
+    var rows = source.rows
+    var fileError: LocationsFileError?
+    do {
+      return try writing { () throws in
+        var importer = try StreamedPlaceImport(store: self, file: source.file)
+        // The file's errors pass through `writing`'s rollback untouched, and come out as they are.
+        do {
+          while let row = try rows.next() { try importer.add(row) }
+        } catch let error as LocationsFileError {
+          fileError = error
+          throw error
+        }
+        if let warning = rows.ignoredColumnsWarning() { importer.warnings.insert(warning, at: 0) }
+        return try importer.finish()
+      }
+    } catch {
+      if let fileError { throw .file(fileError) }
+      throw .store(error)
+    }
+  }
+}
+
+/// The state of one streamed import, inside its transaction.
+private struct StreamedPlaceImport {
+  let store: LocationStore
+  let file: String
+  /// The largest rowid before the import: every row above it is this import's, the k-th at `base + 1 + k`
+  /// (SQLite gives a new row the largest rowid plus one, and nothing is deleted meanwhile).
+  let base: Int
+  /// The places the store held before.
+  let existing: Int
+  /// For each row this import inserted: the line it came from, negative when its id was derived.
+  var origins: [Int32] = []
+  var summary = ImportSummary(added: 0, duplicates: 0)
+  var places = 0
+  var warnings: [String] = []
+  var warningsLeftOut = 0
+  /// Indexes dropped for a bulk import, made again at the end (nil: not dropped).
+  var deferred: [DroppedIndex]?
+  var sawDerivedID = false
+  let insert: SQLiteStatement
+  let sameContent: SQLiteStatement
+  let rowOfID: SQLiteStatement
+
+  init(store: LocationStore, file: String) throws {
+    self.store = store
+    self.file = file
+    base = try store.integer("SELECT coalesce(max(rowid), 0) FROM location", [], cached: false)
+    existing = try store.count(cached: true)
+    insert = try store.database.cached(LocationStore.insertSQL)
+    sameContent = try store.database.cached(LocationStore.sameContentSQL)
+    rowOfID = try store.database.cached("SELECT rowid FROM location WHERE id = ?1")
+  }
+
+  mutating func add(_ row: CSVPlaceRow) throws {
+    do throws(RecordProblem) {
+      try RecordCollector.check(row.record, placesBefore: places)
+    } catch {
+      throw LocationsFileError.invalidLine(file: file, line: row.line, message: error.message)
+    }
+    var location = row.record.location
+    do throws(LocationStoreError) {
+      try LocationStore.check(location)
+    } catch {
+      throw LocationStoreError.invalidPlace("location \(places + 1): \(error.description)")
+    }
+    places += 1
+    warn(row.warnings.map { "line \(row.line): \($0)" })
+    try dropIndexesIfBulk()
+    let derived = !row.record.hasOwnID
+    if derived {
+      try needContentIndex()
+      sameContent.reset()
+      try sameContent.bind([
+        .real(location.latitude), .real(location.longitude), .real(location.date?.timeIntervalSince1970),
+        .text(location.locationDescription),
+      ])
+      let known = try sameContent.step()
+      // Reset at once: a statement left on a row would keep DROP or CREATE INDEX from running.
+      sameContent.reset()
+      if known {
+        summary.duplicates += 1
+        return
+      }
+    }
+    if try !inserted(location) {
+      // Taken: by a place the store had (a duplicate), or by one of this file's.
+      guard let earlier = try importedRow(location.id) else {
+        summary.duplicates += 1
+        return
+      }
+      if derived {
+        // Another place of this file (its content differs: a hash collision) or an id it gave: the next
+        // suffix this file's places leave free.
+        location.id = try freeID(from: location.id, startingAt: 2, taken: { $0 > base })
+        try addDerived(location, line: row.line)
+        return
+      }
+      let line = origins[earlier - base - 1]
+      if line > 0 {
+        throw LocationsFileError.invalidLine(
+          file: file, line: row.line,
+          message: "duplicate id \(JSONWriter.quotedExcerpt(location.id)) (line \(line) has it too)")
+      }
+      // A place without an id got this one derived first; the id the file gives wins.
+      try moveDerivedPlace(rowid: earlier)
+      guard try inserted(location) else { throw LocationStoreError.duplicateID(location.id) }
+    }
+    origins.append(Int32(clamping: derived ? -row.line : row.line))
+    summary.added += 1
+  }
+
+  /// Inserts a place whose derived id was moved on to a suffix; one the store has is a duplicate.
+  private mutating func addDerived(_ location: Location, line: Int) throws {
+    guard try inserted(location) else {
+      summary.duplicates += 1
+      return
+    }
+    origins.append(Int32(clamping: -line))
+    summary.added += 1
+  }
+
+  mutating func finish() throws -> StreamedImport {
+    for index in deferred ?? [] { try store.database.execute(index.sql) }
+    if warningsLeftOut > 0 { warnings.append("… and \(warningsLeftOut) more warnings") }
+    return StreamedImport(summary: summary, places: places, warnings: warnings)
+  }
+
+  private mutating func warn(_ lines: [String]) {
+    let room = max(LocationStore.maximumImportWarnings - warnings.count, 0)
+    warnings += lines.prefix(room)
+    warningsLeftOut += lines.count - min(lines.count, room)
+  }
+
+  /// Drops the indexes once the import is large beside the store (see `LocationStore.isBulkImport`).
+  private mutating func dropIndexesIfBulk() throws {
+    guard deferred == nil, store.isBulkImport(incoming: places, existing: existing) else { return }
+    deferred = try store.dropIndexesForBulkImport(keeping: sawDerivedID ? [LocationStore.contentIndex] : [])
+  }
+
+  /// The content index answers "the same place" for rows without ids: a bulk import that dropped it
+  /// before the first such row makes it again now.
+  private mutating func needContentIndex() throws {
+    sawDerivedID = true
+    guard let index = deferred?.firstIndex(where: { $0.name == LocationStore.contentIndex }) else { return }
+    try store.database.execute(deferred![index].sql)
+    deferred!.remove(at: index)
+  }
+
+  private func inserted(_ location: Location) throws -> Bool {
+    insert.reset()
+    defer { insert.reset() }
+    try insert.bind(LocationStore.values(location))
+    try insert.run()
+    return store.database.changes > 0
+  }
+
+  /// The rowid of the place with `id`, if any.
+  private func rowid(of id: String) throws -> Int? {
+    rowOfID.reset()
+    defer { rowOfID.reset() }
+    try rowOfID.bind([.text(id)])
+    return try rowOfID.step() ? rowOfID.integer(0) : nil
+  }
+
+  /// The rowid of this import's place with `id`, if it has one.
+  private func importedRow(_ id: String) throws -> Int? {
+    guard let rowid = try rowid(of: id), rowid > base else { return nil }
+    return rowid
+  }
+
+  /// `id`, else `id-2`, `id-3`… : the first that no place in `taken` (by rowid) has.
+  private func freeID(from id: String, startingAt first: Int = 1, taken: (Int) -> Bool) throws -> String {
+    var counter = first
+    var candidate = counter > 1 ? "\(id)-\(counter)" : id
+    while let rowid = try rowid(of: candidate), taken(rowid) {
+      counter += 1
+      candidate = "\(id)-\(counter)"
+    }
+    return candidate
+  }
+
+  /// Gives the place at `rowid` (whose id was derived) the next free suffix of its derived id.
+  private func moveDerivedPlace(rowid: Int) throws {
+    let statement = try store.database.fresh(
+      "SELECT latitude, longitude, description, date FROM location WHERE rowid = ?1")
+    defer { statement.finalize() }
+    try statement.bind([.integer(Int64(rowid))])
+    guard try statement.step() else { throw LocationStoreError.failed("row \(rowid) vanished during import") }
+    let date = statement.isNull(3) ? nil : Date(timeIntervalSince1970: statement.double(3))
+    let derivedID = Location.derivedID(
+      latitude: statement.double(0), longitude: statement.double(1),
+      locationDescription: statement.string(2), date: date)
+    let free = try freeID(from: derivedID, startingAt: 2, taken: { _ in true })
+    let update = try store.database.fresh("UPDATE location SET id = ?1 WHERE rowid = ?2")
+    defer { update.finalize() }
+    try update.bind([.text(free), .integer(Int64(rowid))])
+    try update.run()
+  }
+}
