@@ -78,7 +78,12 @@ private struct StreamedPlaceImport {
   var warningsLeftOut = 0
   /// Indexes dropped for a bulk import, made again at the end (nil: not dropped).
   var deferred: [DroppedIndex]?
-  var sawDerivedID = false
+  /// Whether a bulk import dropped the content index (and has not made it again).
+  var contentIndexAway = false
+  /// While the content index is away, once a place without an id came: `readContentKeys`, kept up to date.
+  var contentKeys: Set<Int>?
+  /// This import's places whose derived id has a suffix (rare: the id was taken).
+  var suffixedRows = Set<Int>()
   let insert: SQLiteStatement
   let sameContent: SQLiteStatement
   let rowOfID: SQLiteStatement
@@ -109,20 +114,9 @@ private struct StreamedPlaceImport {
     warn(row.warnings.map { "line \(row.line): \($0)" })
     try dropIndexesIfBulk()
     let derived = !row.record.hasOwnID
-    if derived {
-      try needContentIndex()
-      sameContent.reset()
-      try sameContent.bind([
-        .real(location.latitude), .real(location.longitude), .real(location.date?.timeIntervalSince1970),
-        .text(location.locationDescription),
-      ])
-      let known = try sameContent.step()
-      // Reset at once: a statement left on a row would keep DROP or CREATE INDEX from running.
-      sameContent.reset()
-      if known {
-        summary.duplicates += 1
-        return
-      }
+    if derived, try isKnownPlace(location) {
+      summary.duplicates += 1
+      return
     }
     if try !inserted(location) {
       // Taken: by a place the store had (a duplicate), or by one of this file's.
@@ -131,10 +125,20 @@ private struct StreamedPlaceImport {
         return
       }
       if derived {
-        // Another place of this file (its content differs: a hash collision) or an id it gave: the next
-        // suffix this file's places leave free.
+        // The same place again (found here when the content index is away), or another place of this
+        // file (a hash collision) or an id it gave: then the next suffix this file's places leave free.
+        if contentIndexAway, try hasContent(of: location, rowid: earlier) {
+          summary.duplicates += 1
+          return
+        }
         location.id = try freeID(from: location.id, startingAt: 2, taken: { $0 > base })
-        try addDerived(location, line: row.line)
+        guard try inserted(location) else {
+          summary.duplicates += 1
+          return
+        }
+        suffixedRows.insert(base + origins.count + 1)
+        contentKeys?.insert(contentHash(location))
+        added(line: -row.line)
         return
       }
       let line = origins[earlier - base - 1]
@@ -147,18 +151,45 @@ private struct StreamedPlaceImport {
       try moveDerivedPlace(rowid: earlier)
       guard try inserted(location) else { throw LocationStoreError.duplicateID(location.id) }
     }
-    origins.append(Int32(clamping: derived ? -row.line : row.line))
+    if !derived { contentKeys?.insert(contentHash(location)) }
+    added(line: derived ? -row.line : row.line)
+  }
+
+  private mutating func added(line: Int) {
+    origins.append(Int32(clamping: line))
     summary.added += 1
   }
 
-  /// Inserts a place whose derived id was moved on to a suffix; one the store has is a duplicate.
-  private mutating func addDerived(_ location: Location, line: Int) throws {
-    guard try inserted(location) else {
-      summary.duplicates += 1
-      return
+  /// Whether the store (or this file, earlier) has a place with this position, description and date that
+  /// is not found through its derived id: through the content index, or while a bulk import has it away,
+  /// through `contentKeys`, making the index again (and asking it) only when a key matches.
+  private mutating func isKnownPlace(_ location: Location) throws -> Bool {
+    if contentIndexAway {
+      if contentKeys == nil { contentKeys = try readContentKeys() }
+      guard contentKeys!.contains(contentHash(location)) else { return false }
+      try makeContentIndexAgain()
     }
-    origins.append(Int32(clamping: -line))
-    summary.added += 1
+    sameContent.reset()
+    // Reset at once: a statement left on a row would keep DROP or CREATE INDEX from running.
+    defer { sameContent.reset() }
+    try sameContent.bind([
+      .real(location.latitude), .real(location.longitude), .real(location.date?.timeIntervalSince1970),
+      .text(location.locationDescription),
+    ])
+    return try sameContent.step()
+  }
+
+  /// Whether the place at `rowid` has `location`'s position, description and date.
+  private func hasContent(of location: Location, rowid: Int) throws -> Bool {
+    let statement = try store.database.cached(
+      "SELECT 1 FROM location WHERE rowid = ?5 AND latitude = ?1 AND longitude = ?2 AND date IS ?3"
+        + " AND description = ?4")
+    defer { statement.reset() }
+    try statement.bind([
+      .real(location.latitude), .real(location.longitude), .real(location.date?.timeIntervalSince1970),
+      .text(location.locationDescription), .integer(Int64(rowid)),
+    ])
+    return try statement.step()
   }
 
   mutating func finish() throws -> StreamedImport {
@@ -173,16 +204,36 @@ private struct StreamedPlaceImport {
     warningsLeftOut += lines.count - min(lines.count, room)
   }
 
-  /// Drops the indexes once the import is large beside the store (see `LocationStore.isBulkImport`).
+  /// Drops the indexes once the import is large beside the store (see `LocationStore.isBulkImport`), the
+  /// content index too: `contentKeys` stands in for it.
   private mutating func dropIndexesIfBulk() throws {
     guard deferred == nil, store.isBulkImport(incoming: places, existing: existing) else { return }
-    deferred = try store.dropIndexesForBulkImport(keeping: sawDerivedID ? [LocationStore.contentIndex] : [])
+    deferred = try store.dropIndexesForBulkImport(keeping: [])
+    contentIndexAway = deferred!.contains { $0.name == LocationStore.contentIndex }
   }
 
-  /// The content index answers "the same place" for rows without ids: a bulk import that dropped it
-  /// before the first such row makes it again now.
-  private mutating func needContentIndex() throws {
-    sawDerivedID = true
+  /// The content of every place that its derived id would not find: the store's, and this file's with a
+  /// given or suffixed id (read once, when the first place without an id needs them).
+  private func readContentKeys() throws -> Set<Int> {
+    var keys = Set<Int>()
+    let statement = try store.database.fresh(
+      "SELECT rowid, latitude, longitude, description, date FROM location")
+    defer { statement.finalize() }
+    while try statement.step() {
+      let rowid = statement.integer(0)
+      if rowid > base && origins[rowid - base - 1] < 0 && !suffixedRows.contains(rowid) { continue }
+      keys.insert(
+        contentHash(
+          latitude: statement.double(1), longitude: statement.double(2), description: statement.string(3),
+          dateSeconds: statement.optionalDouble(4)))
+    }
+    return keys
+  }
+
+  /// Makes the content index again now (a content key matched), and leaves the keys.
+  private mutating func makeContentIndexAgain() throws {
+    contentIndexAway = false
+    contentKeys = nil
     guard let index = deferred?.firstIndex(where: { $0.name == LocationStore.contentIndex }) else { return }
     try store.database.execute(deferred![index].sql)
     deferred!.remove(at: index)
@@ -222,7 +273,7 @@ private struct StreamedPlaceImport {
   }
 
   /// Gives the place at `rowid` (whose id was derived) the next free suffix of its derived id.
-  private func moveDerivedPlace(rowid: Int) throws {
+  private mutating func moveDerivedPlace(rowid: Int) throws {
     let statement = try store.database.fresh(
       "SELECT latitude, longitude, description, date FROM location WHERE rowid = ?1")
     defer { statement.finalize() }
@@ -237,5 +288,28 @@ private struct StreamedPlaceImport {
     defer { update.finalize() }
     try update.bind([.text(free), .integer(Int64(rowid))])
     try update.run()
+    suffixedRows.insert(rowid)
+    contentKeys?.insert(
+      contentHash(
+        latitude: statement.double(0), longitude: statement.double(1), description: statement.string(2),
+        dateSeconds: statement.optionalDouble(3)))
   }
+}
+
+/// A hash of a place's position, description and date, as the content index compares them (-0 and 0
+/// alike), for this process only. Two places with the same content have the same hash; an equal hash is
+/// checked in the store.
+func contentHash(latitude: Double, longitude: Double, description: String, dateSeconds: Double?) -> Int {
+  var hasher = Hasher()
+  hasher.combine((latitude + 0).bitPattern)
+  hasher.combine((longitude + 0).bitPattern)
+  hasher.combine(description)
+  hasher.combine(dateSeconds.map { ($0 + 0).bitPattern })
+  return hasher.finalize()
+}
+
+func contentHash(_ location: Location) -> Int {
+  contentHash(
+    latitude: location.latitude, longitude: location.longitude, description: location.locationDescription,
+    dateSeconds: location.date?.timeIntervalSince1970)
 }

@@ -148,6 +148,32 @@ final class CSVStreamedImportTests: XCTestCase {
     }
   }
 
+  func testABulkImportFindsTheSamePlaceWithoutItsContentIndex() throws {
+    // From the second row on the import is bulk (the store is empty): the content index is away.
+    let text = """
+      id,lat,lon,description
+      ,1,1,A
+      ,2,2,B
+      ,1,1,A
+      p1,3,3,C
+      ,3,3,C
+      ,4,4,D
+      ,2,2,B
+
+      """
+    let whole = try ScratchStore()
+    whole.store.bulkImportThreshold = 2
+    let expected = try whole.store.importSet(
+      LocationsFile.read(data: Data(text.utf8), name: "p.csv"), dryRun: false)
+    XCTAssertEqual(expected, ImportSummary(added: 4, duplicates: 3))
+    for pieceSize in [3, 1_000] {
+      let streamed = try ScratchStore()
+      streamed.store.bulkImportThreshold = 2
+      XCTAssertEqual(try streamed.store.importCSV(importRows(text, pieceSize: pieceSize)).summary, expected)
+      XCTAssertEqual(try contents(streamed.store), try contents(whole.store))
+    }
+  }
+
   func testABulkImportMakesTheContentIndexAgainForALaterRowWithoutAnId() throws {
     let scratch = try seeded()
     scratch.store.bulkImportThreshold = 2
