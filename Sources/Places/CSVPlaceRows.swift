@@ -116,11 +116,16 @@ struct CSVPlaceRows {
     let consumed = scanner.consumed
     var next = Array(piece[consumed...])
     checked = max(checked - consumed, 0)
-    if let more = try pieces.next() {
+    // A row longer than the piece is scanned again from its start: the bytes at least double each time,
+    // so a row of any length costs linear time, not quadratic.
+    let wanted = consumed == 0 ? piece.count * 2 : 0
+    repeat {
+      guard let more = try pieces.next() else {
+        isLast = true
+        break
+      }
       if next.isEmpty { next = more } else { next += more }
-    } else {
-      isLast = true
-    }
+    } while next.count < wanted
     // Up to the last line end every character is whole; the rest may end inside one.
     let whole = isLast ? next.count : (next.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? checked)
     if whole > checked {

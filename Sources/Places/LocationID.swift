@@ -8,9 +8,19 @@ extension Location {
   public static func derivedID(
     latitude: Double, longitude: Double, locationDescription: String, date: Date?
   ) -> String {
+    derivedID(
+      latitude: latitude, longitude: longitude, locationDescription: locationDescription,
+      dateSeconds: date?.timeIntervalSince1970)
+  }
+
+  /// `derivedID` with the date as the store keeps it, Unix seconds (a `Date` made from them again may
+  /// differ in the last bit).
+  static func derivedID(
+    latitude: Double, longitude: Double, locationDescription: String, dateSeconds: Double?
+  ) -> String {
     // Adding 0 turns -0.0 into 0.0, which would otherwise hash differently for the same place.
     var key = "\(latitude + 0)|\(longitude + 0)|\(locationDescription)|"
-    if let date { key += "\(date.timeIntervalSince1970)" }
+    if let dateSeconds { key += "\(dateSeconds)" }
     let hex = String(fnv1a64(key), radix: 16)
     return "loc-" + String(repeating: "0", count: 16 - hex.count) + hex
   }

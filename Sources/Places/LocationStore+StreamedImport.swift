@@ -279,10 +279,11 @@ private struct StreamedPlaceImport {
     defer { statement.finalize() }
     try statement.bind([.integer(Int64(rowid))])
     guard try statement.step() else { throw LocationStoreError.failed("row \(rowid) vanished during import") }
-    let date = statement.isNull(3) ? nil : Date(timeIntervalSince1970: statement.double(3))
+    let (latitude, longitude) = (statement.double(0), statement.double(1))
+    let (description, dateSeconds) = (statement.string(2), statement.optionalDouble(3))
+    statement.reset()
     let derivedID = Location.derivedID(
-      latitude: statement.double(0), longitude: statement.double(1),
-      locationDescription: statement.string(2), date: date)
+      latitude: latitude, longitude: longitude, locationDescription: description, dateSeconds: dateSeconds)
     let free = try freeID(from: derivedID, startingAt: 2, taken: { _ in true })
     let update = try store.database.fresh("UPDATE location SET id = ?1 WHERE rowid = ?2")
     defer { update.finalize() }
@@ -291,8 +292,7 @@ private struct StreamedPlaceImport {
     suffixedRows.insert(rowid)
     contentKeys?.insert(
       contentHash(
-        latitude: statement.double(0), longitude: statement.double(1), description: statement.string(2),
-        dateSeconds: statement.optionalDouble(3)))
+        latitude: latitude, longitude: longitude, description: description, dateSeconds: dateSeconds))
   }
 }
 
