@@ -178,7 +178,10 @@ enum CSV {
   static func checkUTF8(_ bytes: ArraySlice<UInt8>, from start: Int, firstLine: Int, file: String)
     throws(LocationsFileError)
   {
-    if String(validating: bytes[start...], as: UTF8.self) != nil { return }
+    // Most rows are ASCII: one OR over them (no early exit, so it vectorises) and no String made.
+    if bytes[start...].reduce(0, |) < 0x80 || String(validating: bytes[start...], as: UTF8.self) != nil {
+      return
+    }
     var parser = Unicode.UTF8.ForwardParser()
     var iterator = bytes[start...].makeIterator()
     var offset = start

@@ -45,15 +45,13 @@ struct CSVPlaceRow {
 
 /// The rows of a CSV places file (see `CSV`), read from pieces of its bytes as they come, so a reader
 /// that handles each row and lets it go (a streamed import) holds one piece of the file, never all of it.
-/// A row may span pieces; the text is checked to be UTF-8 a piece at a time.
+/// A row may span pieces; the text is checked to be UTF-8 a record at a time.
 struct CSVPlaceRows {
   private let file: String
   private var pieces: any BytePieces
   private var piece: [UInt8] = []
   private var scanner = CSVScanner(piece: [], firstLine: 1, isLast: false)
   private var isLast = false
-  /// How many bytes at the start of `piece` are known to be UTF-8.
-  private var checked = 0
   private var fields: [String] = []
   private var layout: CSV.Layout?
   private var headerLine = 0
@@ -67,10 +65,14 @@ struct CSVPlaceRows {
   /// The next row that is not blank, after the header; nil at the end of the file.
   mutating func next() throws(LocationsFileError) -> CSVPlaceRow? {
     while true {
+      let start = scanner.consumed
       guard let line = try scanner.next(into: &fields, file: file) else {
         if try refill() { continue }
         return nil
       }
+      // Checked record by record, so the first problem in the file is the one reported, however the
+      // file was cut into pieces (the bytes that end a record are ASCII, never part of a character).
+      try CSV.checkUTF8(piece[start..<scanner.consumed], from: start, firstLine: line, file: file)
       if CSV.isBlank(fields) { continue }
       guard let layout else {
         // The header: the first record that is not blank.
@@ -115,7 +117,6 @@ struct CSVPlaceRows {
     let line = scanner.currentLine
     let consumed = scanner.consumed
     var next = Array(piece[consumed...])
-    checked = max(checked - consumed, 0)
     // A row longer than the piece is scanned again from its start: the bytes at least double each time,
     // so a row of any length costs linear time, not quadratic.
     let wanted = consumed == 0 ? piece.count * 2 : 0
@@ -126,12 +127,6 @@ struct CSVPlaceRows {
       }
       if next.isEmpty { next = more } else { next += more }
     } while next.count < wanted
-    // Up to the last line end every character is whole; the rest may end inside one.
-    let whole = isLast ? next.count : (next.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? checked)
-    if whole > checked {
-      try CSV.checkUTF8(next[..<whole], from: checked, firstLine: line, file: file)
-      checked = whole
-    }
     piece = next
     scanner = CSVScanner(piece: piece, firstLine: line, isLast: isLast)
     return true

@@ -86,6 +86,58 @@ final class CSVStreamedImportTests: XCTestCase {
     }
   }
 
+  /// Rows, or the error, of `bytes` read in pieces of `size` (with `size` nil: one piece).
+  private func outcome(_ bytes: [UInt8], pieceSize size: Int?) -> String {
+    var reader = CSVPlaceRows(file: "p.csv", pieces: SplitInput(bytes: bytes, size: size ?? bytes.count + 1))
+    var lines: [String] = []
+    do {
+      while let row = try reader.next() {
+        let place = row.record.location
+        lines.append(
+          "\(row.line) \(place.id) \(place.latitude) \(place.longitude) [\(place.locationDescription)]"
+            + " \(place.category) \(place.placemark?.locality ?? "-") \(row.warnings)")
+      }
+      lines.append(reader.ignoredColumnsWarning() ?? "-")
+    } catch {
+      lines.append("error: \(error)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  func testRandomFilesReadTheSameInAnyPieces() {
+    var random = SeededGenerator(seed: 7)
+    let fields = [
+      "1", "-2.5", "48.8584", "91", "x", "", " ", "\"a,b\"", "\"say \"\"hi\"\"\"", "\"two\nlines\"",
+      "\"cr\rlf\r\n\"",
+      "Café", "東京", "🗺️", "\"unclosed", "Bar", "Park", "2026-01-01", "\"q\" x", "é\u{301}",
+    ]
+    let ends = ["\n", "\r\n", "\r", "\n\n", ",\n"]
+    var compared = 0
+    for document in 0..<400 {
+      var text = random.next() % 4 == 0 ? "\u{FEFF}" : ""
+      text +=
+        ["lat,lon,description,category,locality", "latitude,longitude,,note", "lon;lat"][
+          Int(random.next() % 3)]
+      for _ in 0..<Int(random.next() % 6) {
+        text += ends[Int(random.next() % UInt64(ends.count))]
+        let count = Int(random.next() % 6)
+        text += (0..<count).map { _ in fields[Int(random.next() % UInt64(fields.count))] }.joined(
+          separator: ",")
+      }
+      var bytes = Array(text.utf8)
+      // Now and then a byte that is not UTF-8, or a file cut inside a character.
+      if document % 9 == 0, !bytes.isEmpty { bytes[Int(random.next() % UInt64(bytes.count))] = 0xFF }
+      if document % 13 == 0, bytes.count > 2 { bytes.removeLast() }
+      let whole = outcome(bytes, pieceSize: nil)
+      for size in [1, 2, 3, 5, 8, 64] {
+        XCTAssertEqual(
+          outcome(bytes, pieceSize: size), whole, "document \(document), pieces of \(size):\n\(text)")
+        compared += 1
+      }
+    }
+    XCTAssertEqual(compared, 2_400)
+  }
+
   // MARK: Importing as it reads
 
   private func importRows(_ text: String, pieceSize: Int = 7) -> CSVImportRows {
