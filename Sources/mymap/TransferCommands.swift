@@ -38,8 +38,10 @@ enum ImportCommand {
     } catch {
       throw .badInput(error.description)
     }
-    guard case .whole(let places) = source else {
-      guard case .csvRows(let rows) = source else { return }
+    let places: LocationSet
+    switch source {
+    case .whole(let set): places = set
+    case .csvRows(let rows):
       let done = try importing(rows, arguments: arguments)
       report(
         path: path, places: done.places, tracks: 0, summary: done.summary, warnings: done.warnings,
@@ -99,8 +101,8 @@ enum ImportCommand {
 }
 
 extension ImportCommand {
-  /// Imports a CSV file's rows into the store as they are read.
-  /// A store that does not exist yet appears only whole: the rows go into a new store beside it, which
+  /// Imports a CSV file's rows into the store as they are read. A store that does not exist yet appears
+  /// only whole: the rows go into a new store beside it, which
   /// takes the store's name once they are all in (a bad row halfway leaves no store behind, as a file
   /// read whole would).
   fileprivate static func importing(_ rows: CSVImportRows, arguments: ParsedArguments) throws(CLIError)

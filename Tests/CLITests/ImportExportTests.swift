@@ -100,6 +100,8 @@ final class ImportExportTests: XCTestCase {
       + "48.8584,2.2945,\"Say \"\"bonjour\"\"\",,,Paris\r\n"
     try sandbox.write(csv, to: "sheet.csv")
     try importFile(sandbox, "sheet.csv", added: 2, duplicates: 0)
+    // The new store was filled beside its name and renamed: nothing else is left in its folder.
+    XCTAssertEqual(try sandbox.files(in: ".home/mymap"), ["locations.sqlite"])
     let list = try sandbox.run(["list"])
     assertSucceeded(list)
     let ids = try sandbox.listedIDs()
