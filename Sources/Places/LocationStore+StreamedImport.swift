@@ -38,15 +38,20 @@ extension LocationStore {
   /// store has is a duplicate, as is a place without one whose position, description and date the store
   /// (or an earlier row) has; an id the file gives twice is an error naming both lines; an id the file
   /// gives wins over the same id derived for a place without one, which gets `-2`, `-3`… instead.
-  public func importCSV(_ source: CSVImportRows) throws(StreamedImportError) -> StreamedImport {
+  ///
+  /// `each` is given every place of the file in turn, as imported (with its id) or found in the store. A
+  /// dry run does all the work, then rolls back.
+  public func importCSV(
+    _ source: CSVImportRows, dryRun: Bool = false, each: (Location) -> Void = { _ in }
+  ) throws(StreamedImportError) -> StreamedImport {
     var rows = source.rows
     var fileError: LocationsFileError?
     do {
-      return try writing { () throws in
-        var importer = try StreamedPlaceImport(store: self, file: source.file)
+      return try writing(commit: !dryRun) { () throws in
+        var importer = try StreamedPlaceImport(store: self, file: source.file, dryRun: dryRun)
         // The file's errors pass through `writing`'s rollback untouched, and come out as they are.
         do {
-          while let row = try rows.next() { try importer.add(row) }
+          while let row = try rows.next() { each(try importer.add(row)) }
         } catch let error as LocationsFileError {
           fileError = error
           throw error
@@ -65,6 +70,8 @@ extension LocationStore {
 private struct StreamedPlaceImport {
   let store: LocationStore
   let file: String
+  /// A dry run leaves the dropped indexes to the rollback.
+  let dryRun: Bool
   /// The largest rowid before the import: every row above it is this import's, the k-th at `base + 1 + k`
   /// (SQLite gives a new row the largest rowid plus one, and nothing is deleted meanwhile).
   let base: Int
@@ -88,9 +95,10 @@ private struct StreamedPlaceImport {
   let sameContent: SQLiteStatement
   let rowOfID: SQLiteStatement
 
-  init(store: LocationStore, file: String) throws {
+  init(store: LocationStore, file: String, dryRun: Bool) throws {
     self.store = store
     self.file = file
+    self.dryRun = dryRun
     base = try store.integer("SELECT coalesce(max(rowid), 0) FROM location", [], cached: false)
     existing = try store.count(cached: true)
     insert = try store.database.cached(LocationStore.insertSQL)
@@ -98,7 +106,8 @@ private struct StreamedPlaceImport {
     rowOfID = try store.database.cached("SELECT rowid FROM location WHERE id = ?1")
   }
 
-  mutating func add(_ row: CSVPlaceRow) throws {
+  /// Imports one row, or finds it in the store; returns the place with the id it has now.
+  mutating func add(_ row: CSVPlaceRow) throws -> Location {
     do throws(RecordProblem) {
       try RecordCollector.check(row.record, placesBefore: places)
     } catch {
@@ -116,30 +125,30 @@ private struct StreamedPlaceImport {
     let derived = !row.record.hasOwnID
     if derived, try isKnownPlace(location) {
       summary.duplicates += 1
-      return
+      return location
     }
     if try !inserted(location) {
       // Taken: by a place the store had (a duplicate), or by one of this file's.
       guard let earlier = try importedRow(location.id) else {
         summary.duplicates += 1
-        return
+        return location
       }
       if derived {
         // The same place again (found here when the content index is away), or another place of this
         // file (a hash collision) or an id it gave: then the next suffix this file's places leave free.
         if contentIndexAway, try hasContent(of: location, rowid: earlier) {
           summary.duplicates += 1
-          return
+          return location
         }
         location.id = try freeID(from: location.id, startingAt: 2, taken: { $0 > base })
         guard try inserted(location) else {
           summary.duplicates += 1
-          return
+          return location
         }
         suffixedRows.insert(base + origins.count + 1)
         contentKeys?.insert(contentHash(location))
         added(line: -row.line)
-        return
+        return location
       }
       let line = origins[earlier - base - 1]
       if line > 0 {
@@ -153,6 +162,7 @@ private struct StreamedPlaceImport {
     }
     if !derived { contentKeys?.insert(contentHash(location)) }
     added(line: derived ? -row.line : row.line)
+    return location
   }
 
   private mutating func added(line: Int) {
@@ -193,7 +203,7 @@ private struct StreamedPlaceImport {
   }
 
   mutating func finish() throws -> StreamedImport {
-    for index in deferred ?? [] { try store.database.execute(index.sql) }
+    if !dryRun { for index in deferred ?? [] { try store.database.execute(index.sql) } }
     if warningsLeftOut > 0 { warnings.append("… and \(warningsLeftOut) more warnings") }
     return StreamedImport(summary: summary, places: places, warnings: warnings)
   }

@@ -28,13 +28,10 @@ enum ImportCommand {
     let path = arguments.positional("FILE")!
     let quiet = arguments.flag("quiet")
     let dryRun = arguments.flag("dry-run")
-    // A CSV file is imported as it is read (a dry run lists every place, so it reads the file whole).
+    // A CSV file is imported as it is read; every other format is read whole first.
     let source: ImportSource
     do {
-      source =
-        dryRun
-        ? .whole(try LocationsFile.read(path: path, format: format))
-        : try LocationsFile.openForImport(path: path, format: format)
+      source = try LocationsFile.openForImport(path: path, format: format)
     } catch {
       throw .badInput(error.description)
     }
@@ -42,32 +39,68 @@ enum ImportCommand {
     switch source {
     case .whole(let set): places = set
     case .csvRows(let rows):
-      let done = try importing(rows, arguments: arguments)
-      report(
-        path: path, places: done.places, tracks: 0, summary: done.summary, warnings: done.warnings,
-        printsWarnings: true, arguments: arguments)
+      try importStreamed(rows, path: path, arguments: arguments, dryRun: dryRun)
       return
     }
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
-    let summary = try importing(places, arguments: arguments, dryRun: dryRun)
+    let summary = try withImportStore(arguments, dryRun: dryRun) { store throws(CLIError) in
+      do throws(LocationStoreError) {
+        return try store.importSet(places, dryRun: dryRun)
+      } catch {
+        throw StoreAccess.map(error)
+      }
+    }
     if dryRun && !arguments.flag("json") {
       let output = BufferedOutput()
       for place in places.locations { output.write(PlaceText.row(place)) }
-      var line =
-        "would import \(summary.added) of \(count(places.locations.count, "place"))"
-        + " (\(summary.duplicates) already in the store)"
-      if !places.tracks.isEmpty {
-        line +=
-          ", \(summary.tracksAdded) of \(count(places.tracks.count, "track"))"
-          + " (\(summary.trackDuplicates) already in the store)"
-      }
-      output.write(line + "; nothing was changed\n")
+      output.write(
+        wouldImport(summary, places: places.locations.count, tracks: places.tracks.count) + "\n")
       output.flush()
     } else {
       report(
         path: path, places: places.locations.count, tracks: places.tracks.count, summary: summary,
         warnings: places.warnings, printsWarnings: false, arguments: arguments, dryRun: dryRun)
     }
+  }
+
+  /// A CSV file's rows, imported (or for a dry run, listed) as they are read.
+  private static func importStreamed(
+    _ rows: CSVImportRows, path: String, arguments: ParsedArguments, dryRun: Bool
+  ) throws(CLIError) {
+    let listing = dryRun && !arguments.flag("json") ? BufferedOutput() : nil
+    let done = try withImportStore(arguments, dryRun: dryRun) { store throws(CLIError) in
+      do throws(StreamedImportError) {
+        return try store.importCSV(rows, dryRun: dryRun) { listing?.write(PlaceText.row($0)) }
+      } catch {
+        switch error {
+        case .file(let failure): throw .badInput(failure.description)
+        case .store(let failure): throw StoreAccess.map(failure)
+        }
+      }
+    }
+    guard let listing else {
+      report(
+        path: path, places: done.places, tracks: 0, summary: done.summary, warnings: done.warnings,
+        printsWarnings: true, arguments: arguments, dryRun: dryRun)
+      return
+    }
+    listing.flush()
+    if !arguments.flag("quiet") { for warning in done.warnings { Console.warning(warning) } }
+    listing.write(wouldImport(done.summary, places: done.places, tracks: 0) + "\n")
+    listing.flush()
+  }
+
+  /// The last line of a dry run.
+  private static func wouldImport(_ summary: ImportSummary, places: Int, tracks: Int) -> String {
+    var line =
+      "would import \(summary.added) of \(count(places, "place"))"
+      + " (\(summary.duplicates) already in the store)"
+    if tracks > 0 {
+      line +=
+        ", \(summary.tracksAdded) of \(count(tracks, "track"))"
+        + " (\(summary.trackDuplicates) already in the store)"
+    }
+    return line + "; nothing was changed"
   }
 
   /// What an import did: one line, or (`--json`) one object. With `printsWarnings`, the warnings go to
@@ -101,84 +134,56 @@ enum ImportCommand {
 }
 
 extension ImportCommand {
-  /// Imports a CSV file's rows into the store as they are read. A store that does not exist yet appears
-  /// only whole: the rows go into a new store beside it, which
-  /// takes the store's name once they are all in (a bad row halfway leaves no store behind, as a file
-  /// read whole would).
-  fileprivate static func importing(_ rows: CSVImportRows, arguments: ParsedArguments) throws(CLIError)
-    -> StreamedImport
-  {
+  /// Runs `body` with the store an import goes into. A store that does not exist yet appears only whole:
+  /// the import fills a new store beside it, which takes the store's name at the end (a bad row halfway
+  /// through a CSV file leaves no store behind); a dry run uses an empty scratch store, so that it
+  /// creates nothing.
+  fileprivate static func withImportStore<T>(
+    _ arguments: ParsedArguments, dryRun: Bool, _ body: (LocationStore) throws(CLIError) -> T
+  ) throws(CLIError) -> T {
     let path = StoreAccess.path(arguments)
     guard !FileManager.default.fileExists(atPath: path) else {
-      return try importing(rows, into: try StoreAccess.open(arguments))
+      return try body(try StoreAccess.open(arguments))
     }
     let url = URL(fileURLWithPath: path)
-    let staging = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).tmp-\(getpid())-import"
-    ).path
-    var done = false
-    defer {
-      if !done { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(staging + suffix) } }
+    let scratch: URL
+    if dryRun {
+      scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "mymap-dry-run-\(UUID().uuidString)/locations.sqlite")
+    } else {
+      scratch = url.deletingLastPathComponent().appendingPathComponent(
+        ".\(url.lastPathComponent).tmp-\(getpid())-import")
     }
-    let result: StreamedImport
+    var kept = false
+    defer {
+      if !kept {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(scratch.path + suffix) }
+        if dryRun { rmdir(scratch.deletingLastPathComponent().path) }
+      }
+    }
+    let result: T
     do {
       // The store closes (and folds its write-ahead log in) when it goes out of use, before the rename.
       let store: LocationStore
       do {
-        store = try LocationStore(path: staging)
+        store = try LocationStore(path: scratch.path)
+      } catch .cannotOpen(_, let reason) where !dryRun {
+        // Say it of the store the user named: the new store is made where it will be.
+        throw StoreAccess.map(.cannotOpen(path: path, reason: reason))
       } catch {
         throw StoreAccess.map(error)
       }
-      result = try importing(rows, into: store)
+      result = try body(store)
     }
+    if dryRun { return result }
     guard !FileManager.default.fileExists(atPath: path) else {
       throw .failure("another program made a store at \(path) during the import; import again into it")
     }
-    guard rename(staging, path) == 0 else {
+    guard rename(scratch.path, path) == 0 else {
       throw .failure("cannot put the new store at \(path): \(String(cString: strerror(errno)))")
     }
-    done = true
+    kept = true
     return result
-  }
-
-  private static func importing(_ rows: CSVImportRows, into store: LocationStore) throws(CLIError)
-    -> StreamedImport
-  {
-    do {
-      return try store.importCSV(rows)
-    } catch {
-      switch error {
-      case .file(let failure): throw .badInput(failure.description)
-      case .store(let failure): throw StoreAccess.map(failure)
-      }
-    }
-  }
-
-  /// Imports into the store, or for a dry run counts what would be imported. A dry run against a store
-  /// that does not exist yet uses an empty scratch store, so that it creates nothing.
-  fileprivate static func importing(_ places: LocationSet, arguments: ParsedArguments, dryRun: Bool)
-    throws(CLIError) -> ImportSummary
-  {
-    var scratch: URL?
-    defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
-    let store: LocationStore
-    if dryRun && !FileManager.default.fileExists(atPath: StoreAccess.path(arguments)) {
-      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "mymap-dry-run-\(UUID().uuidString)")
-      scratch = folder
-      do {
-        store = try LocationStore(path: folder.appendingPathComponent("locations.sqlite").path)
-      } catch {
-        throw StoreAccess.map(error)
-      }
-    } else {
-      store = try StoreAccess.open(arguments)
-    }
-    do {
-      return try store.importSet(places, dryRun: dryRun)
-    } catch {
-      throw StoreAccess.map(error)
-    }
   }
 }
 

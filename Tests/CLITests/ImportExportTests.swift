@@ -245,6 +245,30 @@ final class ImportExportTests: XCTestCase {
     XCTAssertEqual(try sandbox.files(in: "tmp"), [], "the scratch store is removed")
   }
 
+  func testACSVDryRunListsAsItReadsAndCreatesNoStore() throws {
+    let sandbox = try Sandbox()
+    try FileManager.default.createDirectory(atPath: sandbox.path("tmp"), withIntermediateDirectories: true)
+    try sandbox.write(
+      "lat,lon,description,category\n1,2,One,Park\n3,4,Two,Kiosk\n1,2,One,Park\n", to: "p.csv")
+    let result = try sandbox.run(
+      ["import", "--dry-run", "p.csv"], environment: ["TMPDIR": sandbox.path("tmp")])
+    assertSucceeded(result)
+    let rows = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+    XCTAssertEqual(rows.count, 8, result.stdoutText)
+    XCTAssertTrue(rows[0].hasPrefix("  loc-") && rows[0].hasSuffix("  One"), String(rows[0]))
+    XCTAssertEqual(rows[4], rows[0], "the same place again is listed again")
+    XCTAssertEqual(rows[6], "would import 2 of 3 places (1 already in the store); nothing was changed")
+    XCTAssertTrue(
+      result.stderr.hasPrefix(#"mymap: warning: line 3: unknown category "Kiosk""#), result.stderr)
+    XCTAssertFalse(sandbox.storeExists)
+    XCTAssertEqual(try sandbox.files(in: "tmp"), [], "the scratch store is removed")
+    // Into a folder that cannot be made, the error names the store the user asked for.
+    try sandbox.write("not a folder", to: "file")
+    assertFailed(
+      try sandbox.run(["import", "p.csv", "--store", sandbox.path("file/locations.sqlite")]), status: 1,
+      prefix: "cannot open the places store '\(sandbox.path("file/locations.sqlite"))'")
+  }
+
   func testDryRunWithAStoreChangesNothing() throws {
     let sandbox = try Sandbox()
     try sandbox.write(
