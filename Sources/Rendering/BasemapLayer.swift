@@ -12,6 +12,9 @@ struct BasemapLayer {
   let tileSize: Int
   let images: [TileID: RasterImage]
   let style: BasemapStyle
+  /// Tiles already copied into the image while they were loaded (`directTarget`): neither drawn again nor
+  /// shown as missing.
+  var drawnTiles: Set<TileID> = []
   /// False draws every image through the mosaic (tests compare the two ways).
   var copiesOpaqueTilesDirectly = true
 
@@ -23,14 +26,12 @@ struct BasemapLayer {
     // Where the mosaic's top-left corner lands, and how large a tile pixel is, in image pixels.
     let origin = camera.pixelRect(for: first)
     let factor = origin.width / Double(tileSize)
+    let aligned = Self.isAligned(origin, factor: factor)
     let left = max(origin.x, 0)
     let top = max(origin.y, 0)
     let right = min(origin.x + Double(columns * tileSize) * factor, Double(canvas.pixelWidth))
     let bottom = min(origin.y + Double(rows * tileSize) * factor, Double(canvas.pixelHeight))
     guard right > left && bottom > top else { return }
-    let aligned =
-      abs(factor - 1) < 1e-9 && abs(origin.x - origin.x.rounded()) < 1e-6
-      && abs(origin.y - origin.y.rounded()) < 1e-6
 
     // Whether every tile pixel is opaque, looked at only where it matters: the direct copy below and the
     // image a vector output embeds (missing tiles' placeholders are opaque).
@@ -44,11 +45,8 @@ struct BasemapLayer {
       let pixels = cairo_image_surface_get_data(canvas.surface)
     {
       cairo_surface_flush(canvas.surface)
-      let target = Target(
-        pixels: pixels, stride: Int(cairo_image_surface_get_stride(canvas.surface)),
-        width: canvas.pixelWidth, height: canvas.pixelHeight,
-        origin: (Int(origin.x.rounded()), Int(origin.y.rounded())))
-      fill(target, placements: placements, surface: canvas.surface)
+      fill(
+        Self.target(pixels, of: canvas, origin: origin), placements: placements, surface: canvas.surface)
       return
     }
 
@@ -161,13 +159,77 @@ struct BasemapLayer {
   }
 
   /// Pixels the tiles are copied into: the mosaic, or the image itself, with the place of the range's
-  /// top-left tile corner in them.
-  private struct Target {
+  /// top-left tile corner in them. Tiles cover apart pixels, so several threads may copy tiles into one
+  /// target at once.
+  struct Target: @unchecked Sendable {
     let pixels: UnsafeMutablePointer<UInt8>
     let stride: Int
     let width: Int
     let height: Int
     let origin: (x: Int, y: Int)
+  }
+
+  /// Whether the tiles fall 1:1 on whole pixels (from the top-left placement's place and the pixels per
+  /// tile pixel).
+  private static func isAligned(_ origin: PixelRect, factor: Double) -> Bool {
+    abs(factor - 1) < 1e-9 && abs(origin.x - origin.x.rounded()) < 1e-6
+      && abs(origin.y - origin.y.rounded()) < 1e-6
+  }
+
+  private static func target(_ pixels: UnsafeMutablePointer<UInt8>, of canvas: Canvas, origin: PixelRect)
+    -> Target
+  {
+    Target(
+      pixels: pixels, stride: Int(cairo_image_surface_get_stride(canvas.surface)), width: canvas.pixelWidth,
+      height: canvas.pixelHeight, origin: (Int(origin.x.rounded()), Int(origin.y.rounded())))
+  }
+
+  /// The image's pixels when the range's tiles fall on it 1:1 at whole pixels (a PNG canvas), so an opaque
+  /// tile can be copied into it as soon as it is decoded (`copy`), with where each tile goes; nil
+  /// otherwise. The caller flushes the surface before and marks it dirty after.
+  static func directTarget(canvas: Canvas, camera: Camera, range: TileRange, tileSize: Int)
+    -> (target: Target, places: [TileID: [(x: Int, y: Int)]])?
+  {
+    guard canvas.format == .png, let first = range.placements.first,
+      let pixels = cairo_image_surface_get_data(canvas.surface)
+    else { return nil }
+    let origin = camera.pixelRect(for: first)
+    guard isAligned(origin, factor: origin.width / Double(tileSize)) else { return nil }
+    let target = target(pixels, of: canvas, origin: origin)
+    var places: [TileID: [(x: Int, y: Int)]] = [:]
+    for placement in range.placements {
+      places[placement.tile, default: []].append(
+        (
+          target.origin.x + (placement.column - range.columns.lowerBound) * tileSize,
+          target.origin.y + (placement.tile.y - range.rows.lowerBound) * tileSize
+        ))
+    }
+    return (target, places)
+  }
+
+  /// Copies a tile's pixels into `target` with its top-left corner at (`left`, `top`), premultiplying
+  /// them; whatever of the tile lies outside the target is left out.
+  static func copy(_ image: RasterImage, tileSize: Int, into target: Target, left: Int, top: Int) {
+    let columns = max(0, -left)..<min(tileSize, target.width - left)
+    guard !columns.isEmpty else { return }
+    image.rgba.withUnsafeBufferPointer { source in
+      for row in max(0, -top)..<min(tileSize, target.height - top) {
+        let line = UnsafeMutableRawPointer(target.pixels + (top + row) * target.stride + left * 4)
+          .assumingMemoryBound(to: UInt32.self)
+        var index = (row * tileSize + columns.lowerBound) * 4
+        for column in columns {
+          let a = UInt32(source[index + 3])
+          let r = UInt32(source[index])
+          let g = UInt32(source[index + 1])
+          let b = UInt32(source[index + 2])
+          line[column] =
+            a == 255
+            ? 0xFF00_0000 | r << 16 | g << 8 | b
+            : a << 24 | ((r * a + 127) / 255) << 16 | ((g * a + 127) / 255) << 8 | ((b * a + 127) / 255)
+          index += 4
+        }
+      }
+    }
   }
 
   static func isOpaque(_ image: RasterImage) -> Bool {
@@ -190,29 +252,10 @@ struct BasemapLayer {
       let left = target.origin.x + (placement.column - range.columns.lowerBound) * tileSize
       let top = target.origin.y + (placement.tile.y - range.rows.lowerBound) * tileSize
       guard let image = images[placement.tile] else {
-        missing.append((left, top))
+        if !drawnTiles.contains(placement.tile) { missing.append((left, top)) }
         continue
       }
-      let columns = max(0, -left)..<min(tileSize, target.width - left)
-      guard !columns.isEmpty else { continue }
-      image.rgba.withUnsafeBufferPointer { source in
-        for row in max(0, -top)..<min(tileSize, target.height - top) {
-          let line = UnsafeMutableRawPointer(target.pixels + (top + row) * target.stride + left * 4)
-            .assumingMemoryBound(to: UInt32.self)
-          var index = (row * tileSize + columns.lowerBound) * 4
-          for column in columns {
-            let a = UInt32(source[index + 3])
-            let r = UInt32(source[index])
-            let g = UInt32(source[index + 1])
-            let b = UInt32(source[index + 2])
-            line[column] =
-              a == 255
-              ? 0xFF00_0000 | r << 16 | g << 8 | b
-              : a << 24 | ((r * a + 127) / 255) << 16 | ((g * a + 127) / 255) << 8 | ((b * a + 127) / 255)
-            index += 4
-          }
-        }
-      }
+      Self.copy(image, tileSize: tileSize, into: target, left: left, top: top)
     }
     cairo_surface_mark_dirty(surface)
     guard !missing.isEmpty else { return }

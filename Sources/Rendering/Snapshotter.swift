@@ -45,11 +45,15 @@ public enum Snapshotter {
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
     clock.lap("prepare")
     try cancellation?.check()
+    // Made before the basemap loads: raster tiles that fall 1:1 on it go in as they are decoded.
+    let canvas = try makeCanvas(request, camera: camera)
     var basemap = try Basemap.load(
-      for: request, camera: camera, overlayClaims: claims, measuring: measuring, warnings: &warnings)
+      for: request, camera: camera, overlayClaims: claims, measuring: measuring, canvas: canvas,
+      warnings: &warnings)
     clock.lap("basemap", splitInto: basemap.vectorTiles?.loadTimes)
     try cancellation?.check()
-    let canvas = try draw(request, camera: camera, basemap: basemap, overlays: overlays, clock: &clock)
+    draw(
+      on: canvas, camera: camera, basemap: basemap, overlays: overlays, style: request.style, clock: &clock)
     // The decoded tiles are drawn: let them go before encoding needs its buffers.
     basemap.raster = nil
     try cancellation?.check()
@@ -85,11 +89,8 @@ public enum Snapshotter {
     return overlays
   }
 
-  /// The draw stage: the background, the basemap, then the overlays level by level.
-  private static func draw(
-    _ request: RenderRequest, camera: Camera, basemap: Basemap, overlays: [any MapOverlay],
-    clock: inout PhaseClock
-  ) throws(RenderError) -> Canvas {
+  /// The canvas, its background painted.
+  private static func makeCanvas(_ request: RenderRequest, camera: Camera) throws(RenderError) -> Canvas {
     let canvas: Canvas
     do {
       canvas = try Canvas(
@@ -101,7 +102,15 @@ public enum Snapshotter {
     canvas.drawing.fillRect(
       PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height),
       color: request.style.basemap.background)
-    basemap.draw(on: canvas, camera: camera, style: request.style.basemap)
+    return canvas
+  }
+
+  /// The draw stage: the basemap over the background, then the overlays level by level.
+  private static func draw(
+    on canvas: Canvas, camera: Camera, basemap: Basemap, overlays: [any MapOverlay], style: Style,
+    clock: inout PhaseClock
+  ) {
+    basemap.draw(on: canvas, camera: camera, style: style.basemap)
     clock.lap("draw map")
     let steps = overlays.indices.flatMap { index in
       overlays[index].drawLevels.map { (level: $0, index: index) }
@@ -110,7 +119,6 @@ public enum Snapshotter {
       overlays[step.index].draw(step.level, on: canvas)
     }
     clock.lap("draw overlays")
-    return canvas
   }
 
   /// The encode stage: the file's bytes.

@@ -12,6 +12,17 @@ public struct LoadedTiles: Sendable {
   public var missing: [TileID]
   /// Tiles whose bytes are not a usable image, sorted by tile.
   public var failed: [TileFailure]
+  /// Decoded tiles that `load`'s `handOver` took as they came (they are not in `images`), sorted.
+  public var handedOver: [TileID] = []
+
+  public init(
+    images: [TileID: RasterImage], missing: [TileID], failed: [TileFailure], handedOver: [TileID] = []
+  ) {
+    self.images = images
+    self.missing = missing
+    self.failed = failed
+    self.handedOver = handedOver
+  }
 }
 
 /// A tile that the source has but that cannot be drawn.
@@ -42,7 +53,13 @@ public struct TileLoader: Sendable {
 
   /// Loads every tile (duplicates once). Throws `TileSourceError` only when the source itself fails, or
   /// when its tile size cannot be drawn (`TileLimits.tileSizes`).
-  public func load(_ tiles: [TileID]) throws -> LoadedTiles {
+  ///
+  /// `handOver` is given each decoded tile on the thread that decoded it, several at once: when it returns
+  /// true it has used the tile (drawn it into the image), which is then not kept, so a large map never
+  /// holds all its decoded tiles at once.
+  public func load(_ tiles: [TileID], handOver: (@Sendable (TileID, RasterImage) -> Bool)? = nil) throws
+    -> LoadedTiles
+  {
     guard TileLimits.isUsableTileSize(source.tileSize) else {
       throw TileSourceError.badTileSize(
         source.description, declaredIn: "its tile size", value: String(source.tileSize))
@@ -54,7 +71,12 @@ public struct TileLoader: Sendable {
     let work = { @Sendable () in
       while let index = collector.nextIndex() {
         do {
-          collector.record(try self.loadTile(unique[index]), at: index)
+          let outcome = try self.loadTile(unique[index])
+          if case .image(let image) = outcome, let handOver, handOver(unique[index], image) {
+            collector.recordHandedOver(at: index)
+          } else {
+            collector.record(outcome, at: index)
+          }
         } catch {
           collector.stop(with: error)
         }
@@ -117,6 +139,7 @@ private final class OutcomeCollector: Sendable {
   private struct State {
     var next = 0
     var outcomes: [TileLoader.Outcome?]
+    var handedOver: Set<Int> = []
     var firstError: (any Error)?
   }
 
@@ -139,6 +162,10 @@ private final class OutcomeCollector: Sendable {
     state.withLock { $0.outcomes[index] = outcome }
   }
 
+  func recordHandedOver(at index: Int) {
+    state.withLock { _ = $0.handedOver.insert(index) }
+  }
+
   func stop(with error: any Error) {
     state.withLock { state in
       if state.firstError == nil { state.firstError = error }
@@ -146,10 +173,14 @@ private final class OutcomeCollector: Sendable {
   }
 
   func result(for tiles: [TileID]) throws -> LoadedTiles {
-    let (outcomes, firstError) = state.withLock { ($0.outcomes, $0.firstError) }
+    let (outcomes, handedOver, firstError) = state.withLock { ($0.outcomes, $0.handedOver, $0.firstError) }
     if let firstError { throw firstError }
     var loaded = LoadedTiles(images: [:], missing: [], failed: [])
-    for (tile, outcome) in zip(tiles, outcomes) {
+    for (index, (tile, outcome)) in zip(tiles, outcomes).enumerated() {
+      if handedOver.contains(index) {
+        loaded.handedOver.append(tile)
+        continue
+      }
       switch outcome {
       case .image(let image): loaded.images[tile] = image
       case .missing, nil: loaded.missing.append(tile)
@@ -157,6 +188,7 @@ private final class OutcomeCollector: Sendable {
       }
     }
     loaded.missing.sort()
+    loaded.handedOver.sort()
     loaded.failed.sort { $0.tile < $1.tile }
     return loaded
   }

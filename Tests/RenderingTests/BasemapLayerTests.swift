@@ -1,5 +1,6 @@
 import ImageCodecs
 import MapMath
+import Tiles
 import XCTest
 
 @testable import Rendering
@@ -47,5 +48,33 @@ final class BasemapLayerTests: XCTestCase {
     var throughMosaic = translucent
     throughMosaic.copiesOpaqueTilesDirectly = false
     XCTAssertEqual(try draw(translucent, camera: camera), try draw(throughMosaic, camera: camera))
+  }
+
+  func testTilesGoIntoTheImageAsTheyAreDecoded() throws {
+    // Zoom 3 with the image's corner at whole pixels: every opaque tile is copied in as it is decoded.
+    let center = WebMercator.unproject(WorldPoint(x: 615 / 2048, y: 819 / 2048))
+    let camera = Camera(center: center, zoom: 3, size: PixelSize(width: 700, height: 500))
+    var request = RenderKit.request([], width: 700, height: 500)
+    request.tiles = try RenderKit.fixtureTiles()
+    let canvas = try Canvas(format: .png, pixelWidth: 700, pixelHeight: 500, scale: 1)
+    canvas.drawing.fillRect(PixelRect(x: 0, y: 0, width: 700, height: 500), color: .white)
+    var warnings: [RenderWarning] = []
+    let basemap = try Basemap.load(
+      for: request, camera: camera, overlayClaims: [], measuring: MeasuringContext(), canvas: canvas,
+      warnings: &warnings)
+    let layer = try XCTUnwrap(basemap.raster)
+    let tiles = layer.range.tiles.sorted()
+    XCTAssertEqual(layer.images.count, 0, "no decoded tile is kept")
+    XCTAssertEqual(layer.drawnTiles, Set(tiles))
+    XCTAssertEqual(basemap.summary.drawn, tiles.count)
+    XCTAssertEqual(warnings, [])
+    layer.draw(on: canvas, camera: camera)
+    // The same tiles decoded first and drawn through the mosaic give the same image.
+    var reference = BasemapLayer(
+      range: layer.range, tileSize: 256,
+      images: try TileLoader(source: try RenderKit.fixtureTiles()).load(tiles).images,
+      style: request.style.basemap)
+    reference.copiesOpaqueTilesDirectly = false
+    XCTAssertEqual([UInt8](try canvas.finish()), try draw(reference, camera: camera))
   }
 }

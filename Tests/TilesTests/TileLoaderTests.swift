@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import MapMath
 import TestSupport
 import Tiles
@@ -23,6 +24,24 @@ final class TileLoaderTests: XCTestCase {
     XCTAssertEqual(parallel.missing, serial.missing)
     XCTAssertEqual(parallel.failed, serial.failed)
     XCTAssertEqual(rgba(try XCTUnwrap(parallel.images[tile(3, 4, 2)]), 113, 164), landColour)
+  }
+
+  func testTilesHandedOverAreNotKept() throws {
+    let source = try MBTilesSource(path: worldFixturePath)
+    let tiles = (0..<4).flatMap { y in (0..<4).map { x in tile(2, x, y) } } + [tile(5, 16, 20)]
+    let all = try TileLoader(source: source, maximumConcurrency: 1).load(tiles)
+    let given = Locked([TileID: [UInt8]]())
+    // Takes the tiles of the top row, as a drawing that copies them into its image would.
+    let loaded = try TileLoader(source: source, maximumConcurrency: 4).load(tiles) { id, image in
+      guard id.y == 0 else { return false }
+      given.withLock { $0[id] = image.rgba }
+      return true
+    }
+    let top = (0..<4).map { tile(2, $0, 0) }
+    XCTAssertEqual(loaded.handedOver, top)
+    XCTAssertEqual(given.withLock { $0 }, all.images.filter { $0.key.y == 0 }.mapValues(\.rgba))
+    XCTAssertEqual(loaded.images, all.images.filter { $0.key.y != 0 })
+    XCTAssertEqual(loaded.missing, [tile(5, 16, 20)], "a missing tile is never handed over")
   }
 
   func testCorruptAndWrongSizedTilesFail() throws {

@@ -16,10 +16,11 @@ struct Basemap {
   var summary: MapLayout.TileSummary
 
   /// Loads the basemap; `overlayClaims` (points) are what its labels keep clear of. Tiles that cannot be
-  /// drawn add warnings (or fail the render when the request requires every tile).
+  /// drawn add warnings (or fail the render when the request requires every tile). Raster tiles that fall
+  /// 1:1 on `canvas` (a PNG, its background painted) and are opaque go into it as they are decoded.
   static func load(
     for request: RenderRequest, camera: Camera, overlayClaims: [PixelRect], measuring: MeasuringContext,
-    warnings: inout [RenderWarning]
+    canvas: Canvas, warnings: inout [RenderWarning]
   ) throws(RenderError) -> Basemap {
     if let source = request.tiles {
       if source.content == .vector {
@@ -27,7 +28,7 @@ struct Basemap {
           from: source, for: request, camera: camera, overlayClaims: overlayClaims, measuring: measuring,
           warnings: &warnings)
       }
-      return try loadTiles(from: source, for: request, camera: camera, warnings: &warnings)
+      return try loadTiles(from: source, for: request, camera: camera, canvas: canvas, warnings: &warnings)
     }
     guard let builtin = request.basemap else {
       return Basemap(summary: .init(source: "none", zoom: nil, needed: 0, drawn: 0, missing: 0))
@@ -141,7 +142,7 @@ struct Basemap {
   }
 
   private static func loadTiles(
-    from source: any TileSource, for request: RenderRequest, camera: Camera,
+    from source: any TileSource, for request: RenderRequest, camera: Camera, canvas: Canvas,
     warnings: inout [RenderWarning]
   ) throws(RenderError) -> Basemap {
     let tileZoom = camera.tileZoom(tileSize: source.tileSize, available: source.zoomRange)
@@ -168,7 +169,9 @@ struct Basemap {
     if let remote = prepared { try prepare(remote, tiles, warnings: &warnings) }
     let loaded: LoadedTiles
     do {
-      loaded = try TileLoader(source: source, cache: request.tileCache).load(tiles)
+      loaded = try loadDrawingDirectly(
+        tiles, range: range, loader: TileLoader(source: source, cache: request.tileCache), canvas: canvas,
+        camera: camera)
     } catch {
       throw RenderError.tileSource("\(error)")
     }
@@ -192,12 +195,35 @@ struct Basemap {
     if loaded.failed.count > named {
       warnings.append(.moreTilesUndrawable(count: loaded.failed.count - named))
     }
+    var layer = BasemapLayer(
+      range: range, tileSize: source.tileSize, images: loaded.images, style: request.style.basemap)
+    layer.drawnTiles = Set(loaded.handedOver)
     return Basemap(
-      raster: BasemapLayer(
-        range: range, tileSize: source.tileSize, images: loaded.images, style: request.style.basemap),
+      raster: layer,
       summary: .init(
-        source: "\(source)", zoom: tileZoom, needed: tiles.count, drawn: loaded.images.count, missing: missing
-      ))
+        source: "\(source)", zoom: tileZoom, needed: tiles.count,
+        drawn: loaded.images.count + loaded.handedOver.count, missing: missing))
+  }
+
+  /// Loads the tiles; where they fall 1:1 on the PNG canvas, each opaque one is copied into it as soon as
+  /// it is decoded and let go (at 4800 × 3200 the decoded tiles would be 73 MB beside the image).
+  private static func loadDrawingDirectly(
+    _ tiles: [TileID], range: TileRange, loader: TileLoader, canvas: Canvas, camera: Camera
+  ) throws -> LoadedTiles {
+    guard
+      let (target, places) = BasemapLayer.directTarget(
+        canvas: canvas, camera: camera, range: range, tileSize: loader.source.tileSize)
+    else { return try loader.load(tiles) }
+    let tileSize = loader.source.tileSize
+    cairo_surface_flush(canvas.surface)
+    defer { cairo_surface_mark_dirty(canvas.surface) }
+    return try loader.load(tiles) { tile, image in
+      guard BasemapLayer.isOpaque(image), let corners = places[tile] else { return false }
+      for corner in corners {
+        BasemapLayer.copy(image, tileSize: tileSize, into: target, left: corner.x, top: corner.y)
+      }
+      return true
+    }
   }
 
   /// Fetches what a remote source's cache lacks for `tiles`; its warnings account for what it could not get.
