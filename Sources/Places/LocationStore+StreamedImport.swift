@@ -16,11 +16,14 @@ public struct StreamedImport: Sendable {
 public enum StreamedImportError: Error, Sendable, CustomStringConvertible {
   case file(LocationsFileError)
   case store(LocationStoreError)
+  /// `isStopped` said stop after `places` places; nothing was imported.
+  case stopped(places: Int)
 
   public var description: String {
     switch self {
     case .file(let error): error.description
     case .store(let error): error.description
+    case .stopped(let places): "stopped after \(places) places; nothing was imported"
     }
   }
 }
@@ -40,28 +43,35 @@ extension LocationStore {
   /// gives wins over the same id derived for a place without one, which gets `-2`, `-3`… instead.
   ///
   /// `each` is given every place of the file in turn, as imported (with its id) or found in the store. A
-  /// dry run does all the work, then rolls back.
+  /// dry run does all the work, then rolls back. `isStopped` is asked every thousand rows (Ctrl-C): when
+  /// it says stop, the import rolls back and throws `stopped`.
   public func importCSV(
-    _ source: CSVImportRows, dryRun: Bool = false, each: (Location) -> Void = { _ in }
+    _ source: CSVImportRows, dryRun: Bool = false, each: (Location) -> Void = { _ in },
+    isStopped: () -> Bool = { false }
   ) throws(StreamedImportError) -> StreamedImport {
     var rows = source.rows
-    var fileError: LocationsFileError?
+    var ended: StreamedImportError?
     do {
       return try writing(commit: !dryRun) { () throws in
         var importer = try StreamedPlaceImport(store: self, file: source.file, dryRun: dryRun)
         // The file's errors pass through `writing`'s rollback untouched, and come out as they are.
         do {
-          while let row = try rows.next() { each(try importer.add(row)) }
+          while let row = try rows.next() {
+            each(try importer.add(row))
+            if importer.places % 1_000 == 0 && isStopped() {
+              ended = .stopped(places: importer.places)
+              throw CancellationError()
+            }
+          }
         } catch let error as LocationsFileError {
-          fileError = error
+          ended = .file(error)
           throw error
         }
         if let warning = rows.ignoredColumnsWarning() { importer.warnings.insert(warning, at: 0) }
         return try importer.finish()
       }
     } catch {
-      if let fileError { throw .file(fileError) }
-      throw .store(error)
+      throw ended ?? .store(error)
     }
   }
 }

@@ -29,7 +29,10 @@ enum StaleTemporaryFiles {
         stale.append(entryName)
       }
     }
-    for entryName in stale { unlink(folder + "/" + entryName) }
+    // A store an import was filling (`.locations.sqlite.tmp-PID-import`) may have SQLite's files beside it.
+    for entryName in stale {
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/" + entryName + suffix) }
+    }
   }
 
   /// `rest` is `PID-XXXXXX` (this version) or `XXXXXX` (older ones).

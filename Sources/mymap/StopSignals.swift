@@ -33,6 +33,12 @@ final class StopSignals {
     }
   }
 
+  /// Whether a stop was asked for (without waiting).
+  func isStopped() -> Bool {
+    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN) != 0
+  }
+
   /// Puts both signals back to their defaults. The pipe stays open: a handler already running may still
   /// write to it, and the process ends next.
   func restore() {

@@ -68,13 +68,19 @@ enum ImportCommand {
     _ rows: CSVImportRows, path: String, arguments: ParsedArguments, dryRun: Bool
   ) throws(CLIError) {
     let listing = dryRun && !arguments.flag("json") ? BufferedOutput() : nil
+    // Ctrl-C (or SIGTERM) stops the import at the next thousand rows: it rolls back, and a new store
+    // being filled is removed.
+    let signals = try StopSignals()
+    defer { signals.restore() }
     let done = try withImportStore(arguments, dryRun: dryRun) { store throws(CLIError) in
       do throws(StreamedImportError) {
-        return try store.importCSV(rows, dryRun: dryRun) { listing?.write(PlaceText.row($0)) }
+        return try store.importCSV(
+          rows, dryRun: dryRun, each: { listing?.write(PlaceText.row($0)) }, isStopped: signals.isStopped)
       } catch {
         switch error {
         case .file(let failure): throw .badInput(failure.description)
         case .store(let failure): throw StoreAccess.map(failure)
+        case .stopped: throw .interrupted(error.description)
         }
       }
     }
@@ -147,6 +153,8 @@ extension ImportCommand {
     }
     let url = URL(fileURLWithPath: path)
     let scratch: URL
+    // What an import killed halfway (kill -9, a power cut) left beside the store goes first.
+    StaleTemporaryFiles.remove(beside: url.lastPathComponent, in: url.deletingLastPathComponent().path)
     if dryRun {
       scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
         "mymap-dry-run-\(UUID().uuidString)/locations.sqlite")

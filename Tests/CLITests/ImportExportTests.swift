@@ -225,6 +225,42 @@ final class ImportExportTests: XCTestCase {
     XCTAssertEqual(try sandbox.listJSONText(), before)
   }
 
+  /// Ctrl-C during a CSV import into a new store: exit 130, nothing imported, and no store or file of it
+  /// left; what an import killed earlier left beside the store is gone too.
+  func testCtrlCStopsACSVImportAndLeavesNoStore() throws {
+    let sandbox = try Sandbox()
+    var rows = "lat,lon,description\n"
+    for index in 0..<300_000 {
+      rows += "\(Double(index % 170) / 2),\(Double(index % 350) / 2),Place \(index)\n"
+    }
+    try sandbox.write(rows, to: "big.csv")
+    let folder = sandbox.home.appendingPathComponent("mymap")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let finished = Process()
+    finished.executableURL = URL(fileURLWithPath: "/bin/true")
+    try finished.run()
+    finished.waitUntilExit()
+    for suffix in ["", "-wal"] {
+      try Data("left".utf8).write(
+        to: folder.appendingPathComponent(
+          ".locations.sqlite.tmp-\(finished.processIdentifier)-import\(suffix)"))
+    }
+    let running = try sandbox.start(["import", "big.csv"])
+    let staging = ".locations.sqlite.tmp-\(running.process.processIdentifier)-import"
+    try FetchTesting.waitUntil("the new store is being filled", running) {
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent(staging).path)
+    }
+    kill(running.process.processIdentifier, SIGINT)
+    let result = running.wait()
+    XCTAssertEqual(result.status, 130, result.transcript)
+    XCTAssertEqual(result.stdoutText, "")
+    XCTAssertTrue(
+      result.stderr.contains(/^mymap: error: stopped after [0-9]+ places; nothing was imported\n$/),
+      result.stderr)
+    XCTAssertFalse(sandbox.storeExists)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+  }
+
   // MARK: Dry run
 
   func testDryRunWithoutAStoreCreatesNone() throws {
