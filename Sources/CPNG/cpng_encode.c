@@ -1,19 +1,15 @@
 #include "cpng.h"
+#include "cpng_internal.h"
 #include <libdeflate.h>
-#include <png.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { FILTER_NONE = 0, FILTER_PAETH = 4 };
 
 static void copy_message(char *error, size_t error_size, const char *message) {
   if (error && error_size > 0) snprintf(error, error_size, "%s", message);
 }
 
-/* One row of Cairo's premultiplied native-endian ARGB32 as straight RGB or RGBA bytes. */
-static void convert_row(const unsigned char *source_row, uint32_t width, int opaque, unsigned char *target) {
+void convert_row(const unsigned char *source_row, uint32_t width, int opaque, unsigned char *target) {
   const uint32_t *source = (const uint32_t *)source_row;
   if (opaque) {
     /* Every pixel is opaque (the caller checked): nothing to undo, and a loop without branches. */
@@ -51,8 +47,7 @@ static unsigned char paeth_predictor(int a, int b, int c) {
   return (unsigned char)(pb <= pc ? b : c);
 }
 
-/* A filter byte and the filtered row; `previous` is the row above (NULL for the first row). */
-static void filter_row(int filter, const unsigned char *row, const unsigned char *previous, size_t row_bytes,
+void filter_row(int filter, const unsigned char *row, const unsigned char *previous, size_t row_bytes,
                        int bytes_per_pixel, unsigned char *target) {
   target[0] = (unsigned char)filter;
   if (filter == FILTER_NONE) {
@@ -113,15 +108,14 @@ static int choose_filter(const unsigned char *pixels, uint32_t width, uint32_t h
   return filter;
 }
 
-static void put_be32(unsigned char *target, uint32_t value) {
+void put_be32(unsigned char *target, uint32_t value) {
   target[0] = (unsigned char)(value >> 24);
   target[1] = (unsigned char)(value >> 16);
   target[2] = (unsigned char)(value >> 8);
   target[3] = (unsigned char)value;
 }
 
-/* Writes a chunk (length, type, data, CRC) at `target`; returns the bytes written. */
-static size_t put_chunk(unsigned char *target, const char type[4], const unsigned char *data, uint32_t length) {
+size_t put_chunk(unsigned char *target, const char type[4], const unsigned char *data, uint32_t length) {
   put_be32(target, length);
   memcpy(target + 4, type, 4);
   if (length > 0) memcpy(target + 8, data, length);
@@ -129,8 +123,29 @@ static size_t put_chunk(unsigned char *target, const char type[4], const unsigne
   return (size_t)length + 12;
 }
 
-/* IDAT chunks carry at most this much of the zlib stream each. */
-#define IDAT_CHUNK_BYTES ((size_t)1 << 20)
+
+void filter_rows(const unsigned char *pixels, uint32_t width, uint32_t stride, int opaque, int filter,
+                 uint32_t first, uint32_t last, unsigned char *rows, unsigned char *target) {
+  const int bpp = opaque ? 3 : 4;
+  const size_t row_bytes = (size_t)width * bpp;
+  unsigned char *current = rows, *above = NULL;
+  if (filter != FILTER_NONE && first > 0) {
+    convert_row(pixels + (size_t)(first - 1) * stride, width, opaque, current);
+    above = current;
+    current = rows + row_bytes;
+  }
+  for (uint32_t y = first; y < last; y++, target += row_bytes + 1) {
+    if (filter == FILTER_NONE) {
+      target[0] = FILTER_NONE;
+      convert_row(pixels + (size_t)y * stride, width, opaque, target + 1);
+      continue;
+    }
+    convert_row(pixels + (size_t)y * stride, width, opaque, current);
+    filter_row(filter, current, above, row_bytes, bpp, target);
+    above = current;
+    current = current == rows ? rows + row_bytes : rows;
+  }
+}
 
 /* The whole filtered image in memory, deflated in one call by libdeflate. */
 static int encode_buffered(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
@@ -144,36 +159,38 @@ static int encode_buffered(const unsigned char *pixels, uint32_t width, uint32_t
   struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
   const size_t bound = compressor ? libdeflate_zlib_compress_bound(compressor, filtered_size) : 0;
   unsigned char *stream = bound ? malloc(bound) : NULL;
-  unsigned char *png = NULL;
   int status = -1;
   if (!filtered || !rows || !stream) {
     copy_message(error, error_size, "out of memory");
     goto done;
   }
-  unsigned char *current = rows, *above = NULL;
-  for (uint32_t y = 0; y < height; y++) {
-    unsigned char *target = filtered + (size_t)y * (row_bytes + 1);
-    if (filter == FILTER_NONE) {
-      target[0] = FILTER_NONE;
-      convert_row(pixels + (size_t)y * stride, width, opaque, target + 1);
-      continue;
-    }
-    convert_row(pixels + (size_t)y * stride, width, opaque, current);
-    filter_row(filter, current, above, row_bytes, bpp, target);
-    above = current;
-    current = current == rows ? rows + row_bytes : rows;
-  }
+  filter_rows(pixels, width, stride, opaque, filter, 0, height, rows, filtered);
   const size_t stream_size = libdeflate_zlib_compress(compressor, filtered, filtered_size, stream, bound);
   if (stream_size == 0) {
     copy_message(error, error_size, "PNG compression failed");
     goto done;
   }
-  const size_t chunks = stream_size / IDAT_CHUNK_BYTES + 1;
-  png = malloc(8 + 25 + stream_size + 12 * chunks + 12);
-  if (!png) {
+  if (write_png(width, height, opaque, stream, stream_size, png_out, png_size) != 0) {
     copy_message(error, error_size, "out of memory");
     goto done;
   }
+  status = 0;
+done:
+  free(filtered);
+  free(rows);
+  free(stream);
+  libdeflate_free_compressor(compressor);
+  return status;
+}
+
+/* IDAT chunks carry at most this much of the zlib stream each. */
+#define IDAT_CHUNK_BYTES ((size_t)1 << 20)
+
+int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *stream, size_t stream_size,
+              unsigned char **png_out, size_t *png_size) {
+  const size_t chunks = stream_size / IDAT_CHUNK_BYTES + 1;
+  unsigned char *png = malloc(8 + 25 + stream_size + 12 * chunks + 12);
+  if (!png) return -1;
   static const unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
   memcpy(png, signature, 8);
   size_t size = 8;
@@ -192,91 +209,6 @@ static int encode_buffered(const unsigned char *pixels, uint32_t width, uint32_t
   size += put_chunk(png + size, "IEND", NULL, 0);
   *png_out = png;
   *png_size = size;
-  png = NULL;
-  status = 0;
-done:
-  free(filtered);
-  free(rows);
-  free(stream);
-  free(png);
-  libdeflate_free_compressor(compressor);
-  return status;
-}
-
-typedef struct {
-  unsigned char *data;
-  size_t size;
-  size_t capacity;
-} memory_sink;
-
-static void sink_write(png_structp png, png_bytep data, png_size_t length) {
-  memory_sink *sink = png_get_io_ptr(png);
-  if (sink->size + length > sink->capacity) {
-    size_t capacity = sink->capacity ? sink->capacity : 65536;
-    while (capacity < sink->size + length) capacity *= 2;
-    unsigned char *grown = realloc(sink->data, capacity);
-    if (!grown) png_error(png, "out of memory");
-    sink->data = grown;
-    sink->capacity = capacity;
-  }
-  memcpy(sink->data + sink->size, data, length);
-  sink->size += length;
-}
-
-static void sink_flush(png_structp png) { (void)png; }
-
-static void error_handler(png_structp png, png_const_charp message) {
-  char *error = png_get_error_ptr(png);
-  if (error) snprintf(error, 256, "%s", message);
-  png_longjmp(png, 1);
-}
-
-static void warning_handler(png_structp png, png_const_charp message) {
-  (void)png;
-  (void)message;
-}
-
-/* Row by row through libpng and zlib: memory stays a few rows however large the image. */
-static int encode_streaming(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                            int level, int opaque, int filter, unsigned char **png_out, size_t *png_size,
-                            char *error, size_t error_size) {
-  char message[256] = "PNG encoding failed";
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, message, error_handler, warning_handler);
-  if (!png) {
-    copy_message(error, error_size, "out of memory");
-    return -1;
-  }
-  png_infop info = png_create_info_struct(png);
-  memory_sink sink = {NULL, 0, 0};
-  unsigned char *volatile row = malloc((size_t)width * (opaque ? 3 : 4));
-  if (!info || !row) {
-    png_destroy_write_struct(&png, info ? &info : NULL);
-    free(row);
-    copy_message(error, error_size, "out of memory");
-    return -1;
-  }
-  if (setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, &info);
-    free(row);
-    free(sink.data);
-    copy_message(error, error_size, message);
-    return -1;
-  }
-  png_set_write_fn(png, &sink, sink_write, sink_flush);
-  png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
-               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_set_compression_level(png, level > 9 ? 9 : level);
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, filter == FILTER_PAETH ? PNG_FILTER_PAETH : PNG_FILTER_NONE);
-  png_write_info(png, info);
-  for (uint32_t y = 0; y < height; y++) {
-    convert_row(pixels + (size_t)y * stride, width, opaque, row);
-    png_write_row(png, row);
-  }
-  png_write_end(png, info);
-  png_destroy_write_struct(&png, &info);
-  free(row);
-  *png_out = sink.data;
-  *png_size = sink.size;
   return 0;
 }
 
@@ -302,6 +234,6 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
     return encode_buffered(pixels, width, height, stride, level, opaque, filter, png_out, png_size, error,
                            error_size);
   }
-  return encode_streaming(pixels, width, height, stride, level, opaque, filter, png_out, png_size, error,
-                          error_size);
+  return encode_in_bands(pixels, width, height, stride, level > 9 ? 9 : level, opaque, filter, png_out,
+                         png_size, error, error_size);
 }

@@ -52,7 +52,7 @@ public enum PNGCodec {
   /// its files are 0.5–4.5 % smaller than libpng's (adaptive filters, zlib level 6) in a fifth of the time
   /// or less; level 2 was 1–3 % larger, for 1–2 ms less on a 1200×800 map.
   public static let defaultCompressionLevel = 5
-  /// Images whose filtered rows take more bytes are written row by row (libpng and zlib), so that a huge
+  /// Images whose filtered rows take more bytes are deflated in bands (zlib, all cores), so that a huge
   /// image does not need a second copy of its pixels in memory (1200×800 at scale 3 still fits).
   public static let maximumBufferedBytes = 32 << 20
 
@@ -62,7 +62,8 @@ public enum PNGCodec {
   ///
   /// Each image gets one filter for all its rows, none or paeth, whichever deflates a sample of its rows
   /// smaller. Up to `bufferedBytes` of filtered rows the image is deflated in one piece by libdeflate at
-  /// `compressionLevel` (1–12); above, libpng and zlib write it row by row (level at most 9).
+  /// `compressionLevel` (1–12); above, bands of about a mebibyte of rows are deflated by zlib (level at
+  /// most 9) on all cores at once and laid end to end as one stream, the same bytes on any machine.
   public static func encodeARGB32(
     _ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, opaque: Bool,
     compressionLevel: Int = defaultCompressionLevel, bufferedBytes: Int = maximumBufferedBytes

@@ -105,6 +105,24 @@ final class PNGEncodingTests: XCTestCase {
     }
   }
 
+  /// Above the buffered size, bands of about a mebibyte of rows are deflated on all cores and laid end to
+  /// end as one zlib stream: several bands here, each primed with the rows above it.
+  func testALargeImageDeflatedInBandsReadsBackExactly() throws {
+    for (pixels, width, opaque) in [
+      (photoLikePixels(width: 1500, height: 700, alpha: true), 1500, false),
+      (photoLikePixels(width: 2000, height: 900, alpha: false), 2000, true),
+    ] {
+      let banded = try encode(pixels, width: width, opaque: opaque, bufferedBytes: 0)
+      XCTAssertEqual(try encode(pixels, width: width, opaque: opaque, bufferedBytes: 0), banded)
+      XCTAssertEqual(try PNGCodec.decode(banded).rgba, straightRGBA(pixels))
+      let (height, channels) = (pixels.count / width, opaque ? 3 : 4)
+      XCTAssertGreaterThan((width * channels + 1) * height, 3 << 20, "at least three bands")
+      XCTAssertEqual(
+        try rowFilters(banded, width: width, height: height, channels: channels),
+        Array(repeating: 4, count: height))
+    }
+  }
+
   func testTheSamePixelsGiveTheSameBytes() throws {
     let pixels = photoLikePixels(width: 64, height: 1, alpha: false)
     XCTAssertEqual(try encode(pixels, width: 64, opaque: true), try encode(pixels, width: 64, opaque: true))

@@ -16,7 +16,8 @@ int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_wid
 /// When `opaque` is non-zero every pixel must be opaque, and the alpha channel is dropped (RGB output). Every row gets the same filter,
 /// none or paeth, whichever deflates a sample of the rows smaller. An image whose filtered rows fit in
 /// `max_buffered_bytes` is deflated in one piece by libdeflate at `compression_level` (1-12); a larger one
-/// streams row by row through libpng and zlib (level at most 9), in bounded memory. No time chunk is
+/// is deflated by zlib (level at most 9) in bands of rows on all cores, each band primed with the rows
+/// above it, in bounded memory; the bands depend on the image alone. No time chunk is
 /// written, so the same pixels always give the same bytes. Returns 0 on success; on failure -1 and a
 /// message in `error`. The PNG bytes must be released with `cpng_free`.
 int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,

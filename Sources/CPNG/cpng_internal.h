@@ -1,0 +1,37 @@
+#ifndef CPNG_INTERNAL_H
+#define CPNG_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the encoder's files share (not part of the module's interface). */
+
+enum { FILTER_NONE = 0, FILTER_PAETH = 4 };
+
+/* One row of Cairo's premultiplied native-endian ARGB32 as straight RGB (`opaque`) or RGBA bytes. */
+void convert_row(const unsigned char *source_row, uint32_t width, int opaque, unsigned char *target);
+
+/* A filter byte and the filtered row; `previous` is the row above (NULL for the first row). */
+void filter_row(int filter, const unsigned char *row, const unsigned char *previous, size_t row_bytes,
+                int bytes_per_pixel, unsigned char *target);
+
+/* Rows `first` to `last` (exclusive) of the image, converted and filtered, one after another at `target`
+   (each a filter byte and the row); `rows` is scratch room for two converted rows. */
+void filter_rows(const unsigned char *pixels, uint32_t width, uint32_t stride, int opaque, int filter,
+                 uint32_t first, uint32_t last, unsigned char *rows, unsigned char *target);
+
+void put_be32(unsigned char *target, uint32_t value);
+
+/* Writes a chunk (length, type, data, CRC) at `target`; returns the bytes written. */
+size_t put_chunk(unsigned char *target, const char type[4], const unsigned char *data, uint32_t length);
+
+/* The PNG file around a whole zlib stream: signature, IHDR, IDAT chunks, IEND. Returns -1 when out of
+   memory. */
+int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *stream, size_t stream_size,
+              unsigned char **png_out, size_t *png_size);
+
+/* A large image: bands of rows deflated by zlib at `level` on all cores at once (cpng_bands.c). */
+int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride, int level,
+                    int opaque, int filter, unsigned char **png_out, size_t *png_size, char *error,
+                    size_t error_size);
+
+#endif
