@@ -96,7 +96,8 @@ let package = Package(
     .testTarget(name: "LockingTests", dependencies: ["Locking"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),
     .testTarget(
-      name: "PlacesTests", dependencies: ["Places", "SQLite", "TestSupport"], exclude: ["Fixtures"]),
+      name: "PlacesTests", dependencies: ["Places", "FileSystem", "SQLite", "TestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "TilesTests",
       dependencies: ["Locking", "Tiles", "Gzip", "SQLite", "VectorTiles", "BasemapBuilding", "TestSupport"]),

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import TestSupport
 import XCTest
@@ -280,5 +281,68 @@ final class CSVStreamedImportTests: XCTestCase {
     XCTAssertEqual(result.warnings.count, LocationStore.maximumImportWarnings + 1)
     XCTAssertTrue(result.warnings[0].hasPrefix("line 2: "), result.warnings[0])
     XCTAssertEqual(result.warnings.last, "… and 5 more warnings")
+  }
+
+  // MARK: Opening a file for an import
+
+  func testOpenForImportStreamsCSVAndReadsOtherFormatsWhole() throws {
+    let folder = try TemporaryDirectory(prefix: "mymap-open-import")
+    let csv = try folder.write("\u{FEFF}  \nlat,lon,description\n1,2,a\n3,4,b\n", to: "p.txt")
+    guard case .csvRows(let rows) = try LocationsFile.openForImport(path: csv.path) else {
+      return XCTFail("CSV, told from its header, is read as it is imported")
+    }
+    XCTAssertEqual(rows.file, csv.path)
+    let scratch = try ScratchStore()
+    let done = try scratch.store.importCSV(rows)
+    XCTAssertEqual(done.summary, ImportSummary(added: 2, duplicates: 0))
+    XCTAssertEqual(try scratch.store.locations().map(\.locationDescription).sorted(), ["a", "b"])
+
+    let json = try folder.write(#"{"locations": [{"id": "x", "latitude": 1, "longitude": 2}]}"#, to: "p.json")
+    guard case .whole(let set) = try LocationsFile.openForImport(path: json.path) else {
+      return XCTFail("JSON is read whole")
+    }
+    XCTAssertEqual(set.locations.map(\.id), ["x"])
+    // --format csv on a file that is not: the CSV reader's own error, from the stream.
+    guard case .csvRows(let forced) = try LocationsFile.openForImport(path: json.path, format: .csv) else {
+      return XCTFail("--format csv streams")
+    }
+    XCTAssertThrowsError(try ScratchStore().store.importCSV(forced)) {
+      XCTAssertTrue(
+        ($0 as? StreamedImportError)?.description.hasPrefix("\(json.path):1: the first line must be a header")
+          == true,
+        "\($0)")
+    }
+
+    let empty = try folder.write("  \n", to: "empty.csv")
+    XCTAssertThrowsError(try LocationsFile.openForImport(path: empty.path)) {
+      XCTAssertEqual($0 as? LocationsFileError, .emptyFile(file: empty.path))
+    }
+    XCTAssertThrowsError(try LocationsFile.openForImport(path: folder.url("missing.csv").path)) {
+      XCTAssertEqual($0 as? LocationsFileError, .fileNotFound(file: folder.url("missing.csv").path))
+    }
+    XCTAssertThrowsError(try LocationsFile.openForImport(path: folder.url("").path)) {
+      XCTAssertEqual(
+        $0 as? LocationsFileError, .unreadable(file: folder.url("").path, reason: "it is a directory"))
+    }
+  }
+
+  func testInputPiecesReadAFileInPiecesUnderItsLimit() throws {
+    let folder = try TemporaryDirectory(prefix: "mymap-input-pieces")
+    let file = try folder.write("0123456789", to: "ten")
+    let input = try InputPieces(path: file.path, limit: 10)
+    var pieces: [[UInt8]] = []
+    while let piece = try input.next(maximum: 3) { pieces.append(piece) }
+    XCTAssertEqual(pieces.map(\.count), [3, 3, 3, 1])
+    XCTAssertEqual(String(decoding: pieces.joined(), as: UTF8.self), "0123456789")
+    XCTAssertNil(try input.next(maximum: 3), "the end stays the end")
+    XCTAssertThrowsError(try InputPieces(path: file.path, limit: 9)) {
+      XCTAssertEqual($0 as? InputFileError, .tooLarge(limit: 9))
+    }
+    XCTAssertThrowsError(try InputPieces(path: folder.url("").path, limit: 10)) {
+      XCTAssertEqual($0 as? InputFileError, .notReadable(.folder))
+    }
+    XCTAssertThrowsError(try InputPieces(path: folder.url("missing").path, limit: 10)) {
+      XCTAssertEqual($0 as? InputFileError, .system("No such file or directory"))
+    }
   }
 }
