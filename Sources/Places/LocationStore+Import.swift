@@ -52,10 +52,7 @@ extension LocationStore {
     for (index, location) in locations.enumerated() {
       if !idsWereGiven.isEmpty && !idsWereGiven[index] {
         sameContent.reset()
-        try sameContent.bind([
-          .real(location.latitude), .real(location.longitude),
-          .real(location.date?.timeIntervalSince1970), .text(location.locationDescription),
-        ])
+        try sameContent.bind(Self.contentValues(location))
         if try sameContent.step() {
           summary.duplicates += 1
           continue
@@ -80,9 +77,17 @@ extension LocationStore {
 
   /// The index that finds a place with the same content (for files without ids).
   static let contentIndex = "location_content"
-  /// Is there a place with this content (latitude, longitude, date, description)?
+  /// Is there a place with this content (`contentValues`)?
   static let sameContentSQL =
     "SELECT 1 FROM location WHERE latitude = ?1 AND longitude = ?2 AND date IS ?3 AND description = ?4 LIMIT 1"
+
+  /// What makes two places "the same place" for an import without ids: ?1 to ?4 of `sameContentSQL`.
+  static func contentValues(_ location: Location) -> [SQLiteValue] {
+    [
+      .real(location.latitude), .real(location.longitude), .real(location.date?.timeIntervalSince1970),
+      .text(location.locationDescription),
+    ]
+  }
 
   /// The places in the store.
   func count(cached: Bool) throws(SQLiteError) -> Int {

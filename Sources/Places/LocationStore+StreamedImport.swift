@@ -192,10 +192,7 @@ private struct StreamedPlaceImport {
     sameContent.reset()
     // Reset at once: a statement left on a row would keep DROP or CREATE INDEX from running.
     defer { sameContent.reset() }
-    try sameContent.bind([
-      .real(location.latitude), .real(location.longitude), .real(location.date?.timeIntervalSince1970),
-      .text(location.locationDescription),
-    ])
+    try sameContent.bind(LocationStore.contentValues(location))
     return try sameContent.step()
   }
 
@@ -205,10 +202,7 @@ private struct StreamedPlaceImport {
       "SELECT 1 FROM location WHERE rowid = ?5 AND latitude = ?1 AND longitude = ?2 AND date IS ?3"
         + " AND description = ?4")
     defer { statement.reset() }
-    try statement.bind([
-      .real(location.latitude), .real(location.longitude), .real(location.date?.timeIntervalSince1970),
-      .text(location.locationDescription), .integer(Int64(rowid)),
-    ])
+    try statement.bind(LocationStore.contentValues(location) + [.integer(Int64(rowid))])
     return try statement.step()
   }
 
