@@ -47,6 +47,26 @@ final class CSVTests: XCTestCase {
       ])
   }
 
+  /// Found by the csv fuzzer (Fuzz/Regressions/csv/04b7f9a131ac): a quote followed by a combining mark is
+  /// one Swift `Character`, and the writer did not double it, so what it wrote did not read back.
+  func testAQuoteBeforeACombiningMarkIsDoubledWhenWritten() throws {
+    let place = Location(
+      id: "q", latitude: 4, longitude: 2, locationDescription: "o\"\u{0362}, \"\u{301}x", category: "Park")
+    let written = LocationsFile.encode(LocationSet(locations: [place]), format: .csv)
+    XCTAssertTrue(
+      String(decoding: written, as: UTF8.self).contains("\"o\"\"\u{0362}, \"\"\u{301}x\""),
+      String(decoding: written, as: UTF8.self))
+    let again = try LocationsFile.read(data: written, name: "again.csv")
+    XCTAssertEqual(again.locations.map(\.locationDescription), [place.locationDescription])
+    let fuzzed = try Data(
+      contentsOf: RepositoryPaths.root.appendingPathComponent("Fuzz/Regressions/csv/04b7f9a131ac"))
+    let read = try LocationsFile.read(data: fuzzed, name: "fuzzed.csv", format: .csv)
+    let rewritten = LocationsFile.encode(read, format: .csv)
+    XCTAssertEqual(
+      try LocationsFile.read(data: rewritten, name: "again.csv").locations.map(\.locationDescription),
+      read.locations.map(\.locationDescription))
+  }
+
   func testGivenAndDerivedIDs() throws {
     let set = try LocationsFile.read(path: fixturePath("spreadsheet.csv"))
     XCTAssertEqual(set.givenIDs, ["brandenburger-tor"])
