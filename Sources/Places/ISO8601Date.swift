@@ -16,7 +16,7 @@ public enum ISO8601Date {
   }
 
   /// Reads `2026-11-29` (midnight UTC), `2026-11-29T10:00` and `2026-11-29T10:00:00` with optional
-  /// fractional seconds, then `Z`, an offset (`+01:00`, `+0100`, `+01`) or nothing (UTC). A space may
+  /// fractional seconds (kept to the microsecond), then `Z`, an offset (`+01:00`, `+0100`, `+01`) or nothing (UTC). A space may
   /// stand for the `T`. Nil when the text is none of these or names an impossible day or time.
   public static func parse(_ text: String) -> Parsed? {
     var scanner = DigitScanner(Array(text.utf8))
@@ -40,7 +40,8 @@ public enum ISO8601Date {
       if scanner.skip(".") || scanner.skip(",") {
         let digits = scanner.digitRun()
         guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
-        fraction = value
+        // To the microsecond, as `format` writes it: a date read back from what mymap wrote is the same.
+        fraction = (value * 1_000_000).rounded() / 1_000_000
       }
     }
     seconds += Double(hour * 3600 + minute * 60 + second)

@@ -1,5 +1,6 @@
 import Foundation
 import Places
+import TestSupport
 import XCTest
 
 final class ISO8601DateTests: XCTestCase {
@@ -11,6 +12,22 @@ final class ISO8601DateTests: XCTestCase {
     XCTAssertEqual(date("2026-11-29t10:00:00z"), utc(2026, 11, 29, 10))
     XCTAssertEqual(date("2026-11-29 10:00:00Z"), utc(2026, 11, 29, 10))
     XCTAssertEqual(date("2026-11-29T10:00Z"), utc(2026, 11, 29, 10))
+  }
+
+  /// Found by the locations fuzzer (Fuzz/Regressions/locations/2a890cbb3d52): seven fractional digits were
+  /// read whole but written to the microsecond, so the place read back from what mymap wrote differed.
+  func testFractionsAreKeptToTheMicrosecondSoWhatIsWrittenReadsBackTheSame() throws {
+    let parsed = try XCTUnwrap(ISO8601Date.parse("2026-05-16T17:05:12.2547098Z")).date
+    XCTAssertEqual(ISO8601Date.format(parsed), "2026-05-16T17:05:12.25471Z")
+    XCTAssertEqual(ISO8601Date.parse(ISO8601Date.format(parsed))?.date, parsed)
+    XCTAssertEqual(
+      ISO8601Date.parse("2026-05-16T17:05:59.9999996Z")?.date, ISO8601Date.parse("2026-05-16T17:06Z")?.date)
+    let fuzzed = try Data(
+      contentsOf: RepositoryPaths.root.appendingPathComponent("Fuzz/Regressions/locations/2a890cbb3d52"))
+    let set = try LocationsFile.read(data: fuzzed, name: "places.txt")
+    let again = try LocationsFile.read(
+      data: LocationsFile.encode(set), name: "again.json", format: .mymapJSON)
+    XCTAssertEqual(again.locations, set.locations)
   }
 
   func testOffsets() {
