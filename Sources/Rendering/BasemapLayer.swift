@@ -167,6 +167,14 @@ struct BasemapLayer {
     let width: Int
     let height: Int
     let origin: (x: Int, y: Int)
+
+    /// Where a placement's top-left corner lands in these pixels.
+    func corner(of placement: TileRange.Placement, in range: TileRange, tileSize: Int) -> (x: Int, y: Int) {
+      (
+        origin.x + (placement.column - range.columns.lowerBound) * tileSize,
+        origin.y + (placement.tile.y - range.rows.lowerBound) * tileSize
+      )
+    }
   }
 
   /// Whether the tiles fall 1:1 on whole pixels (from the top-left placement's place and the pixels per
@@ -198,11 +206,7 @@ struct BasemapLayer {
     let target = target(pixels, of: canvas, origin: origin)
     var places: [TileID: [(x: Int, y: Int)]] = [:]
     for placement in range.placements {
-      places[placement.tile, default: []].append(
-        (
-          target.origin.x + (placement.column - range.columns.lowerBound) * tileSize,
-          target.origin.y + (placement.tile.y - range.rows.lowerBound) * tileSize
-        ))
+      places[placement.tile, default: []].append(target.corner(of: placement, in: range, tileSize: tileSize))
     }
     return (target, places)
   }
@@ -249,8 +253,7 @@ struct BasemapLayer {
   private func fill(_ target: Target, placements: [TileRange.Placement], surface: OpaquePointer) {
     var missing: [(Int, Int)] = []
     for placement in placements {
-      let left = target.origin.x + (placement.column - range.columns.lowerBound) * tileSize
-      let top = target.origin.y + (placement.tile.y - range.rows.lowerBound) * tileSize
+      let (left, top) = target.corner(of: placement, in: range, tileSize: tileSize)
       guard let image = images[placement.tile] else {
         if !drawnTiles.contains(placement.tile) { missing.append((left, top)) }
         continue

@@ -61,7 +61,7 @@ struct OutputTarget {
   func checkNotOverwriting(_ inputs: [ProtectedInput], option: String) throws(CLIError) {
     guard let identity else { return }
     for input in inputs {
-      for sidecar in ["", "-wal", "-shm", "-journal"] {
+      for sidecar in SQLiteSidecars.suffixes {
         guard let inputIdentity = FileIdentity(path: input.path + sidecar), inputIdentity == identity else {
           continue
         }

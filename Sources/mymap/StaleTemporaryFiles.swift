@@ -31,7 +31,7 @@ enum StaleTemporaryFiles {
     }
     // A store an import was filling (`.locations.sqlite.tmp-PID-import`) may have SQLite's files beside it.
     for entryName in stale {
-      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/" + entryName + suffix) }
+      for suffix in SQLiteSidecars.suffixes { unlink(folder + "/" + entryName + suffix) }
     }
   }
 

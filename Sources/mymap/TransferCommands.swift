@@ -165,7 +165,7 @@ extension ImportCommand {
     var kept = false
     defer {
       if !kept {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(scratch.path + suffix) }
+        for suffix in SQLiteSidecars.suffixes { unlink(scratch.path + suffix) }
         if dryRun { rmdir(scratch.deletingLastPathComponent().path) }
       }
     }
