@@ -100,7 +100,9 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "TilesTests",
-      dependencies: ["Locking", "Tiles", "Gzip", "SQLite", "VectorTiles", "BasemapBuilding", "TestSupport"]),
+      dependencies: [
+        "Locking", "Tiles", "ImageCodecs", "Gzip", "SQLite", "VectorTiles", "BasemapBuilding", "TestSupport",
+      ]),
     .testTarget(
       name: "TileFetchingTests", dependencies: ["TileFetching", "Tiles", "ImageCodecs", "TestSupport"]),
     .testTarget(name: "BasemapBuildingTests", dependencies: ["BasemapBuilding", "Tiles", "TestSupport"]),

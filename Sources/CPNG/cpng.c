@@ -1,4 +1,5 @@
 #include "cpng.h"
+#include "cpng_internal.h"
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -114,6 +115,21 @@ static int check_chunk_lengths(const unsigned char *bytes, size_t length, char *
 
 int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
                      unsigned char **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size) {
+  *pixels = NULL;
+  uint32_t header_width = 0, header_height = 0;
+  if (cpng_read_size(bytes, length, &header_width, &header_height) == 0 && header_width > 0 && header_height > 0 &&
+      header_width <= max_width && header_height <= max_height &&
+      cpng_decode_plain(bytes, length, header_width, header_height, pixels) == 0) {
+    *width = header_width;
+    *height = header_height;
+    return 0;
+  }
+  return cpng_decode_rgba_libpng(bytes, length, max_width, max_height, pixels, width, height, error, error_size);
+}
+
+int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
+                            unsigned char **pixels, uint32_t *width, uint32_t *height, char *error,
+                            size_t error_size) {
   *pixels = NULL;
   uint32_t header_width = 0, header_height = 0;
   if (cpng_read_size(bytes, length, &header_width, &header_height) != 0) {

@@ -41,12 +41,6 @@ void convert_row(const unsigned char *source_row, uint32_t width, int opaque, un
   }
 }
 
-static unsigned char paeth_predictor(int a, int b, int c) {
-  int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-  if (pa <= pb && pa <= pc) return (unsigned char)a;
-  return (unsigned char)(pb <= pc ? b : c);
-}
-
 void filter_row(int filter, const unsigned char *row, const unsigned char *previous, size_t row_bytes,
                        int bytes_per_pixel, unsigned char *target) {
   target[0] = (unsigned char)filter;
@@ -54,12 +48,18 @@ void filter_row(int filter, const unsigned char *row, const unsigned char *previ
     memcpy(target + 1, row, row_bytes);
     return;
   }
-  for (size_t i = 0; i < row_bytes; i++) {
-    int left = i >= (size_t)bytes_per_pixel ? row[i - bytes_per_pixel] : 0;
-    int up = previous ? previous[i] : 0;
-    int corner = previous && i >= (size_t)bytes_per_pixel ? previous[i - bytes_per_pixel] : 0;
-    target[1 + i] = (unsigned char)(row[i] - paeth_predictor(left, up, corner));
+  const size_t step = (size_t)bytes_per_pixel;
+  unsigned char *filtered = target + 1;
+  if (!previous) {
+    /* Nothing above: the predictor is the byte to the left. */
+    memcpy(filtered, row, step < row_bytes ? step : row_bytes);
+    for (size_t i = step; i < row_bytes; i++) filtered[i] = (unsigned char)(row[i] - row[i - step]);
+    return;
   }
+  /* Nothing to the left: the predictor is the byte above. */
+  for (size_t i = 0; i < step && i < row_bytes; i++) filtered[i] = (unsigned char)(row[i] - previous[i]);
+  for (size_t i = step; i < row_bytes; i++)
+    filtered[i] = (unsigned char)(row[i] - paeth_predictor(row[i - step], previous[i], previous[i - step]));
 }
 
 /* The filter for every row: "none" or "paeth", whichever deflates a sample of the image's rows (four runs

@@ -2,10 +2,28 @@
 #define CPNG_INTERNAL_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
-/* What the encoder's files share (not part of the module's interface). */
+/* What the module's files share (not part of its interface). */
+
+/* Decodes a plain PNG (8 bits, not interlaced, no gamma or colour profile) of the header's size into
+   straight RGBA with libdeflate (cpng_decode_plain.c). Returns 0, or 1 when the file is not one it
+   decodes or has any problem: libpng then decodes it and reports what it finds. */
+int cpng_decode_plain(const unsigned char *bytes, size_t length, uint32_t width, uint32_t height,
+                      unsigned char **pixels);
 
 enum { FILTER_NONE = 0, FILTER_PAETH = 4 };
+
+/* The Paeth predictor (PNG 9.4) of a byte from the bytes left of it, above it and above-left, without
+   branches (the encoder's loop over a row vectorizes): with estimate = left + above - corner, its
+   distances to left, above and corner are |above - corner|, |left - corner| and |left + above - 2 corner|. */
+static inline unsigned char paeth_predictor(int left, int above, int corner) {
+  const int to_left = abs(above - corner);
+  const int to_above = abs(left - corner);
+  const int to_corner = abs(left + above - 2 * corner);
+  const int nearer = to_above <= to_corner ? above : corner;
+  return (unsigned char)(to_left <= to_above && to_left <= to_corner ? left : nearer);
+}
 
 /* One row of Cairo's premultiplied native-endian ARGB32 as straight RGB (`opaque`) or RGBA bytes. */
 void convert_row(const unsigned char *source_row, uint32_t width, int opaque, unsigned char *target);

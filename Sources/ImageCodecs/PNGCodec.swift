@@ -1,7 +1,8 @@
 import CPNG
 import Foundation
 
-/// PNG decoding and encoding through libpng (the C target keeps libpng's longjmp away from Swift).
+/// PNG decoding (libdeflate for plain PNGs, libpng for the rest) and encoding (libdeflate, or zlib in
+/// bands); the C target keeps libpng's longjmp away from Swift.
 public enum PNGCodec {
   /// Largest side accepted when decoding: a hostile file cannot make mymap allocate gigabytes.
   public static let defaultMaximumSide = 16_384
@@ -17,8 +18,19 @@ public enum PNGCodec {
     return status == 0 ? (Int(width), Int(height)) : nil
   }
 
+  /// The C decoders: libdeflate for plain PNGs (8 bits, not interlaced, no gamma: nearly every tile) and
+  /// libpng for the rest, or libpng alone, the reference the first is held to.
+  enum Decoder {
+    case automatic
+    case libpng
+  }
+
   /// Decodes a PNG into straight RGBA, refusing images with a side over `maximumSide`.
   public static func decode(_ data: Data, maximumSide: Int = defaultMaximumSide) throws -> RasterImage {
+    try decode(data, maximumSide: maximumSide, decoder: .automatic)
+  }
+
+  static func decode(_ data: Data, maximumSide: Int, decoder: Decoder) throws -> RasterImage {
     if let size = size(of: data) {
       if size.width == 0 || size.height == 0 {
         throw ImageCodecError.empty(width: size.width, height: size.height)
@@ -34,9 +46,14 @@ public enum PNGCodec {
     var message = [CChar](repeating: 0, count: 256)
     let status = data.withUnsafeBytes { raw -> Int32 in
       guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return -1 }
-      return cpng_decode_rgba(
-        base, raw.count, limit, limit, &pixels, &width, &height, &message,
-        message.count)
+      switch decoder {
+      case .automatic:
+        return cpng_decode_rgba(
+          base, raw.count, limit, limit, &pixels, &width, &height, &message, message.count)
+      case .libpng:
+        return cpng_decode_rgba_libpng(
+          base, raw.count, limit, limit, &pixels, &width, &height, &message, message.count)
+      }
     }
     guard status == 0, let pixels else {
       let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -69,7 +69,7 @@ public enum HostileTiles {
   }
 
   /// The CRC-32 of PNG chunks (and zlib, gzip): reflected polynomial 0xEDB88320.
-  static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+  public static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
     for byte in bytes {
       crc ^= UInt32(byte)

@@ -8,9 +8,16 @@ int cpng_read_size(const unsigned char *bytes, size_t length, uint32_t *width, u
 
 /// Decodes a PNG held in memory into straight (not premultiplied) 8-bit RGBA rows, 4 * width bytes each.
 /// Refuses images wider or taller than the limits before allocating. Returns 0 on success; on failure -1
-/// and a message in `error`. The pixels must be released with `cpng_free`.
+/// and a message in `error`. The pixels must be released with `cpng_free`. Plain PNGs (8 bits, not
+/// interlaced, no gamma or colour profile: nearly every map tile) are decoded with libdeflate, the rest
+/// (and every file with a problem) by `cpng_decode_rgba_libpng`, with the same pixels and errors.
 int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
                      unsigned char **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size);
+
+/// `cpng_decode_rgba` through libpng alone: the reference the libdeflate path is held to.
+int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
+                            unsigned char **pixels, uint32_t *width, uint32_t *height, char *error,
+                            size_t error_size);
 
 /// Encodes premultiplied native-endian ARGB32 pixels (Cairo's CAIRO_FORMAT_ARGB32) as a PNG in memory.
 /// When `opaque` is non-zero every pixel must be opaque, and the alpha channel is dropped (RGB output). Every row gets the same filter,
