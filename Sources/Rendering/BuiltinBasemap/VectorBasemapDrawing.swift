@@ -17,12 +17,25 @@ extension VectorBasemapLayer {
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
     fill(land, color: style.land, canvas)
     fill(lakes, color: style.lake, canvas)
+    // Round joins and ends for the lines and the names' halos.
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+    // The lines are two points wide at most, and cairo's fast antialiasing (a coarser grid of samples)
+    // draws them alike to the eye in half the time of its default, which was most of a render of a
+    // continent (zoom 5, 800×600: the strokes 66 → 30 ms). Fills and names keep the default.
+    cairo_save(cr)
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
     stroke(rivers, color: style.lake, width: riverWidth, canvas)
     stroke(coastlines, color: style.coastline, width: style.coastlineWidth * widthFactor, canvas)
+    // Thousands of short dashes: square ends and bevelled corners, which at this width look the same
+    // as round ones, save the stroker a third of its work.
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
     stroke(stateBorders, color: style.stateBorder, width: style.stateBorderWidth, canvas, dashed: true)
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
     stroke(countryBorders, color: style.countryBorder, width: style.countryBorderWidth * widthFactor, canvas)
+    cairo_restore(cr)
     drawLabels(canvas)
     cairo_restore(cr)
   }
