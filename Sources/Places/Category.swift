@@ -29,7 +29,13 @@ public enum Category: String, CaseIterable, Sendable {
 
   /// The known category a name means regardless of case (`park` is `Park`), or nil.
   public static func matching(_ name: String) -> Category? {
-    let lowered = name.lowercased()
-    return allCases.first { $0.rawValue.lowercased() == lowered }
+    if let exact = Category(rawValue: name) { return exact }
+    return byLoweredName[name.lowercased()]
   }
+
+  private static let byLoweredName = Dictionary(
+    uniqueKeysWithValues: allCases.map { ($0.rawValue.lowercased(), $0) })
+
+  /// The known names, as a warning lists them.
+  static let namesText = names.joined(separator: ", ")
 }

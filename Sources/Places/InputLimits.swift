@@ -17,6 +17,9 @@ public enum InputLimits {
   public static let maximumTotalTrackPoints = 2_000_000
   /// The most tracks and routes one file may hold.
   public static let maximumTracks = 100_000
+  /// The most warnings kept about one file (reading it, or importing it); the rest are counted in one
+  /// line after them.
+  public static let maximumWarnings = 1_000
 }
 
 extension Location {

@@ -7,7 +7,7 @@ public struct StreamedImport: Sendable {
   public var summary: ImportSummary
   /// The places the file holds: imported, or already in the store.
   public var places: Int
-  /// The file's warnings in file order: at most `LocationStore.maximumImportWarnings`, then one line
+  /// The file's warnings in file order: at most `InputLimits.maximumWarnings`, then one line
   /// that counts the rest.
   public var warnings: [String]
 }
@@ -29,10 +29,6 @@ public enum StreamedImportError: Error, Sendable, CustomStringConvertible {
 }
 
 extension LocationStore {
-  /// The most warnings a streamed import keeps (a million rows with an unknown category would otherwise
-  /// make a million lines).
-  public static let maximumImportWarnings = 1_000
-
   /// Imports a CSV file's rows as they are read, in one transaction: every new place, or (on any error
   /// in the file or the store) none. Only one piece of the file and one place are in memory at a time,
   /// with a few bytes per imported place.
@@ -67,7 +63,7 @@ extension LocationStore {
           ended = .file(error)
           throw error
         }
-        if let warning = rows.ignoredColumnsWarning() { importer.warnings.insert(warning, at: 0) }
+        if let warning = rows.ignoredColumnsWarning() { importer.warnings.prepend(warning) }
         return try importer.finish()
       }
     } catch {
@@ -91,8 +87,7 @@ private struct StreamedPlaceImport {
   var origins: [Int32] = []
   var summary = ImportSummary(added: 0, duplicates: 0)
   var places = 0
-  var warnings: [String] = []
-  var warningsLeftOut = 0
+  var warnings = FileWarnings()
   /// Indexes dropped for a bulk import, made again at the end (nil: not dropped).
   var deferred: [DroppedIndex]?
   /// Whether a bulk import dropped the content index (and has not made it again).
@@ -130,7 +125,7 @@ private struct StreamedPlaceImport {
       throw LocationStoreError.invalidPlace("location \(places + 1): \(error.description)")
     }
     places += 1
-    warn(row.warnings.map { "line \(row.line): \($0)" })
+    for warning in row.warnings { warnings.append("line \(row.line): \(warning)") }
     try dropIndexesIfBulk()
     let derived = !row.record.hasOwnID
     if derived, try isKnownPlace(location) {
@@ -208,14 +203,7 @@ private struct StreamedPlaceImport {
 
   mutating func finish() throws -> StreamedImport {
     if !dryRun { for index in deferred ?? [] { try store.database.execute(index.sql) } }
-    if warningsLeftOut > 0 { warnings.append("… and \(warningsLeftOut) more warnings") }
-    return StreamedImport(summary: summary, places: places, warnings: warnings)
-  }
-
-  private mutating func warn(_ lines: [String]) {
-    let room = max(LocationStore.maximumImportWarnings - warnings.count, 0)
-    warnings += lines.prefix(room)
-    warningsLeftOut += lines.count - min(lines.count, room)
+    return StreamedImport(summary: summary, places: places, warnings: warnings.lines)
   }
 
   /// Drops the indexes once the import is large beside the store (see `LocationStore.isBulkImport`), the

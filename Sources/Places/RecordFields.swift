@@ -130,7 +130,7 @@ func categoryName(_ text: String, warnings: inout [String]) -> String {
   if text.isEmpty { return Category.default.name }
   if let known = Category.matching(text) { return known.name }
   warnings.append(
-    "unknown category \(JSONWriter.quotedExcerpt(text)) (kept; known: \(Category.names.joined(separator: ", ")))"
+    "unknown category \(JSONWriter.quotedExcerpt(text)) (kept; known: \(Category.namesText))"
   )
   return text
 }

@@ -11,7 +11,7 @@ struct ReadRecord {
 /// (`IDAssigner`) and remembers which ids came from the file. Every reader uses one, so all formats agree.
 struct RecordCollector {
   private var locations: [Location] = []
-  private var warnings: [String] = []
+  private var warnings = FileWarnings()
   private var givenIDs: Set<String> = []
   private var ids = IDAssigner()
   /// The file's tracks and routes.
@@ -23,7 +23,7 @@ struct RecordCollector {
     _ read: ReadRecord, record: String, warnings recordWarnings: [String]
   ) throws(RecordProblem) {
     try Self.check(read, placesBefore: locations.count)
-    warnings += recordWarnings.map { "\(record): \($0)" }
+    for warning in recordWarnings { warnings.append("\(record): \(warning)") }
     if let owner = ids.register(
       read.location, explicit: read.hasOwnID, index: locations.count, record: record)
     {
@@ -52,7 +52,7 @@ struct RecordCollector {
     let (tracks, warning) = self.tracks.finish()
     if let warning { warnings.append(warning) }
     return LocationSet(
-      locations: locations, user: user, warnings: warnings, givenIDs: givenIDs, tracks: tracks)
+      locations: locations, user: user, warnings: warnings.lines, givenIDs: givenIDs, tracks: tracks)
   }
 }
 

@@ -278,7 +278,7 @@ final class CSVStreamedImportTests: XCTestCase {
     let text = "lat,lon,description,category\n" + rows.joined(separator: "\n")
     let result = try scratch.store.importCSV(importRows(text, pieceSize: 4_096))
     XCTAssertEqual(result.summary.added, 1_005)
-    XCTAssertEqual(result.warnings.count, LocationStore.maximumImportWarnings + 1)
+    XCTAssertEqual(result.warnings.count, InputLimits.maximumWarnings + 1)
     XCTAssertTrue(result.warnings[0].hasPrefix("line 2: "), result.warnings[0])
     XCTAssertEqual(result.warnings.last, "… and 5 more warnings")
   }

@@ -68,6 +68,17 @@ final class LocationsJSONTests: XCTestCase {
       ])
   }
 
+  func testWarningsStopAtTheLimitAndCountTheRest() throws {
+    let places = (1...1_003).map { #"{"latitude": 1, "longitude": 2, "category": "Kind \#($0)"}"# }
+    let set = try readText(#"{"locations": ["# + places.joined(separator: ", ") + "]}")
+    XCTAssertEqual(set.locations.count, 1_003)
+    XCTAssertEqual(set.locations.last?.category, "Kind 1003")
+    XCTAssertEqual(set.warnings.count, InputLimits.maximumWarnings + 1)
+    XCTAssertTrue(
+      set.warnings[999].hasPrefix(#"location 1000: unknown category "Kind 1000""#), set.warnings[999])
+    XCTAssertEqual(set.warnings.last, "… and 3 more warnings")
+  }
+
   func testOnlyLatitudeAndLongitudeAreRequired() throws {
     let set = try readText(oneLocation(#""latitude": -33.856784, "longitude": 151.215297"#))
     XCTAssertEqual(set.locations, [Location(latitude: -33.856784, longitude: 151.215297)])
