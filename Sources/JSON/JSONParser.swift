@@ -124,6 +124,9 @@ private struct ByteParser {
     }
   }
 
+  /// Up to this many members, a new member's name is compared with each one before it.
+  static let membersSearchedInOrder = 16
+
   private mutating func parseObject() throws(Failure) -> JSONValue {
     if try openContainer(closedBy: "}") { return .object([]) }
     var members: [JSONValue.Member] = []
@@ -136,7 +139,16 @@ private struct ByteParser {
       }
       let nameOffset = index
       let name = try parseString()
-      if !names.insert(name).inserted {
+      // A place's object has a handful of members: comparing with each is cheaper than hashing into a
+      // set, which is made only for an object this large.
+      let repeated: Bool
+      if members.count < Self.membersSearchedInOrder {
+        repeated = members.contains { $0.name == name }
+      } else {
+        if names.isEmpty { names = Set(members.map(\.name)) }
+        repeated = !names.insert(name).inserted
+      }
+      if repeated {
         throw Failure(
           offset: nameOffset, message: "duplicate member \(JSONWriter.quotedExcerpt(name)) in an object")
       }

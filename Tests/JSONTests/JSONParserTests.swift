@@ -80,6 +80,14 @@ final class JSONParserTests: XCTestCase {
     XCTAssertEqual(failure("{\"a\": 1, b: 2}"), "1:10: expected a member name in double quotes")
     XCTAssertEqual(failure("{\"a\" 1}"), "1:6: expected ':' after the member name \"a\"")
     XCTAssertEqual(failure("{\"a\": 1, \"a\": 2}"), "1:10: duplicate member \"a\" in an object")
+    // Past the members compared one by one, names go into a set: a repeat is found there too.
+    let many = (0..<40).map { "\"m\($0)\": \($0)" }.joined(separator: ",")
+    XCTAssertEqual(try JSONParser.parse(Array("{\(many)}".utf8)).memberNames.count, 40)
+    for repeated in [3, 17, 39] {
+      let text = "{\(many),\"m\(repeated)\": 0}"
+      let column = text.count - "\"m\(repeated)\": 0}".count + 1
+      XCTAssertEqual(failure(text), "1:\(column): duplicate member \"m\(repeated)\" in an object")
+    }
   }
 
   func testBadValues() {
