@@ -62,6 +62,8 @@ static int read_chunks(const unsigned char *bytes, size_t length, plain_png *png
       if (png->idat_chunks > 0) idat_ended = 1;
       if (is_type(type, "IEND")) return png->idat_chunks > 0 ? 0 : 1;
       if (is_type(type, "PLTE")) {
+        /* A grey image has none (libpng says so); a colour image may suggest one, which changes nothing. */
+        if (png->colour == 0 || png->colour == 4) return 1;
         if (png->idat_chunks > 0 || png->palette || size == 0 || size % 3 != 0 || size > 768) return 1;
         png->palette = data;
         png->palette_entries = size / 3;

@@ -66,6 +66,12 @@ final class PNGPlainDecodingTests: XCTestCase {
     var greyFour = base(colour: 0, depth: 4)
     greyFour.filters = [4, 3, 2, 1, 0]
     try assertSameAsLibpng(greyFour, expectSuccess: true)
+    var greyWithPalette = base(colour: 0)
+    greyWithPalette.chunksBeforeData = [("PLTE", [1, 2, 3, 4, 5, 6])]  // a palette a grey image may not have
+    try assertSameAsLibpng(greyWithPalette, expectSuccess: true)
+    var suggested = base()
+    suggested.chunksBeforeData = [("PLTE", [9, 8, 7])]  // a colour image's suggested palette: ignored
+    try assertSameAsLibpng(suggested, expectSuccess: true)
     var private_ = base()
     private_.chunksBeforeData = [("prVt", [1, 2, 3])]  // an ancillary chunk: ignored by both
     try assertSameAsLibpng(private_, expectSuccess: true)
