@@ -18,13 +18,9 @@ int cpng_read_size(const unsigned char *bytes, size_t length, uint32_t *width, u
   if (length < 24 || memcmp(bytes, signature, 8) != 0 || memcmp(bytes + 12, "IHDR", 4) != 0) {
     return -1;
   }
-  *width = ((uint32_t)bytes[16] << 24) | ((uint32_t)bytes[17] << 16) | ((uint32_t)bytes[18] << 8) | bytes[19];
-  *height = ((uint32_t)bytes[20] << 24) | ((uint32_t)bytes[21] << 16) | ((uint32_t)bytes[22] << 8) | bytes[23];
+  *width = read_be32(bytes + 16);
+  *height = read_be32(bytes + 20);
   return 0;
-}
-
-static uint32_t read_be32(const unsigned char *bytes) {
-  return ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8) | bytes[3];
 }
 
 /* Bytes of filtered image data (one filter byte a row) that a PNG with this header holds: what its IDAT

@@ -17,10 +17,6 @@
 #include <emmintrin.h>
 #endif
 
-static uint32_t be32(const unsigned char *bytes) {
-  return ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8) | bytes[3];
-}
-
 static int is_type(const unsigned char *type, const char *name) { return memcmp(type, name, 4) == 0; }
 
 /* What the chunks say, once they are all found well formed. */
@@ -42,11 +38,11 @@ static int read_chunks(const unsigned char *bytes, size_t length, plain_png *png
   size_t offset = 8;
   int idat_ended = 0;
   while (length - offset >= 12) {
-    const uint32_t size = be32(bytes + offset);
+    const uint32_t size = read_be32(bytes + offset);
     if (size > length - offset - 12) return 1;
     const unsigned char *type = bytes + offset + 4;
     const unsigned char *data = type + 4;
-    if (libdeflate_crc32(0, type, (size_t)size + 4) != be32(data + size)) return 1;
+    if (libdeflate_crc32(0, type, (size_t)size + 4) != read_be32(data + size)) return 1;
     if (offset == 8) {
       if (!is_type(type, "IHDR") || size != 13) return 1;
       png->depth = data[8];
@@ -223,7 +219,7 @@ int cpng_decode_plain(const unsigned char *bytes, size_t length, uint32_t width,
     if (!joined) return 1;
     size_t offset = png.first_idat, filled = 0;
     for (int chunk = 0; chunk < png.idat_chunks; chunk++) {
-      const uint32_t size = be32(bytes + offset);
+      const uint32_t size = read_be32(bytes + offset);
       memcpy(joined + filled, bytes + offset + 8, size);
       filled += size;
       offset += 12 + (size_t)size;

@@ -39,6 +39,11 @@ void filter_rows(const unsigned char *pixels, uint32_t width, uint32_t stride, i
 
 void put_be32(unsigned char *target, uint32_t value);
 
+/* The big-endian 32-bit number at `bytes` (chunk lengths, CRCs, the header's sizes). */
+static inline uint32_t read_be32(const unsigned char *bytes) {
+  return ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8) | bytes[3];
+}
+
 /* Writes a chunk (length, type, data, CRC) at `target`; returns the bytes written. */
 size_t put_chunk(unsigned char *target, const char type[4], const unsigned char *data, uint32_t length);
 
