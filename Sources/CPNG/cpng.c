@@ -109,33 +109,25 @@ static int check_chunk_lengths(const unsigned char *bytes, size_t length, char *
   return 0;
 }
 
-int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
-                     unsigned char **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size) {
-  *pixels = NULL;
+int cpng_decode_rgba(const unsigned char *bytes, size_t length, unsigned char *pixels, char *error,
+                     size_t error_size) {
   uint32_t header_width = 0, header_height = 0;
   if (cpng_read_size(bytes, length, &header_width, &header_height) == 0 && header_width > 0 && header_height > 0 &&
-      header_width <= max_width && header_height <= max_height &&
       cpng_decode_plain(bytes, length, header_width, header_height, pixels) == 0) {
-    *width = header_width;
-    *height = header_height;
     return 0;
   }
-  return cpng_decode_rgba_libpng(bytes, length, max_width, max_height, pixels, width, height, error, error_size);
+  return cpng_decode_rgba_libpng(bytes, length, pixels, error, error_size);
 }
 
-int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
-                            unsigned char **pixels, uint32_t *width, uint32_t *height, char *error,
+int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, unsigned char *pixels, char *error,
                             size_t error_size) {
-  *pixels = NULL;
   uint32_t header_width = 0, header_height = 0;
   if (cpng_read_size(bytes, length, &header_width, &header_height) != 0) {
     copy_message(error, error_size, "not a PNG image");
     return -1;
   }
-  if (header_width == 0 || header_height == 0 || header_width > max_width || header_height > max_height) {
-    char message[128];
-    snprintf(message, sizeof message, "PNG of %ux%u pixels is outside the allowed size", header_width, header_height);
-    copy_message(error, error_size, message);
+  if (header_width == 0 || header_height == 0) {
+    copy_message(error, error_size, "a PNG of no pixels");
     return -1;
   }
   if (check_chunk_lengths(bytes, length, error, error_size) != 0) return -1;
@@ -160,22 +152,18 @@ int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, uint32_t 
     return -1;
   }
   image.format = PNG_FORMAT_RGBA;
-  size_t row_bytes = (size_t)image.width * 4;
-  unsigned char *buffer = malloc(row_bytes * image.height);
-  if (!buffer) {
+  /* The caller's buffer holds the header's size, which is the one libpng reads. */
+  if (image.width != header_width || image.height != header_height) {
+    copy_message(error, error_size, "the PNG's size differs from its header's");
     png_image_free(&image);
-    copy_message(error, error_size, "out of memory");
     return -1;
   }
-  if (!png_image_finish_read(&image, NULL, buffer, (png_int_32)row_bytes, NULL)) {
+  const size_t row_bytes = (size_t)image.width * 4;
+  if (!png_image_finish_read(&image, NULL, pixels, (png_int_32)row_bytes, NULL)) {
     copy_message(error, error_size, image.message);
-    free(buffer);
     png_image_free(&image);
     return -1;
   }
-  *pixels = buffer;
-  *width = image.width;
-  *height = image.height;
   return 0;
 }
 

@@ -202,7 +202,7 @@ static int expand(const plain_png *png, const unsigned char *row, uint32_t width
 }
 
 int cpng_decode_plain(const unsigned char *bytes, size_t length, uint32_t width, uint32_t height,
-                      unsigned char **pixels) {
+                      unsigned char *rgba) {
   plain_png png;
   if (length < 8 || read_chunks(bytes, length, &png) != 0) return 1;
   const int channels = channels_of(&png);
@@ -227,10 +227,9 @@ int cpng_decode_plain(const unsigned char *bytes, size_t length, uint32_t width,
     stream = joined;
   }
   unsigned char *filtered = malloc(filtered_bytes);
-  unsigned char *rgba = malloc((size_t)width * 4 * height);
   struct libdeflate_decompressor *decompressor = libdeflate_alloc_decompressor();
   int status = 1;
-  if (filtered && rgba && decompressor &&
+  if (filtered && decompressor &&
       libdeflate_zlib_decompress(decompressor, stream, png.idat_bytes, filtered, filtered_bytes, NULL) ==
           LIBDEFLATE_SUCCESS) {
     status = 0;
@@ -245,10 +244,6 @@ int cpng_decode_plain(const unsigned char *bytes, size_t length, uint32_t width,
   libdeflate_free_decompressor(decompressor);
   free(filtered);
   free(joined);
-  if (status != 0) {
-    free(rgba);
-    return 1;
-  }
-  *pixels = rgba;
-  return 0;
+  /* A failure may leave rows written: libpng then writes every one again. */
+  return status;
 }

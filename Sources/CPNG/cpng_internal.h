@@ -7,10 +7,11 @@
 /* What the module's files share (not part of its interface). */
 
 /* Decodes a plain PNG (8 bits, not interlaced, no gamma or colour profile) of the header's size into
-   straight RGBA with libdeflate (cpng_decode_plain.c). Returns 0, or 1 when the file is not one it
-   decodes or has any problem: libpng then decodes it and reports what it finds. */
+   `rgba` (4 * width * height bytes), straight RGBA, with libdeflate (cpng_decode_plain.c). Returns 0, or
+   1 when the file is not one it decodes or has any problem: libpng then decodes it and reports what it
+   finds. */
 int cpng_decode_plain(const unsigned char *bytes, size_t length, uint32_t width, uint32_t height,
-                      unsigned char **pixels);
+                      unsigned char *rgba);
 
 enum { FILTER_NONE = 0, FILTER_PAETH = 4 };
 

@@ -31,38 +31,35 @@ public enum PNGCodec {
   }
 
   static func decode(_ data: Data, maximumSide: Int, decoder: Decoder) throws -> RasterImage {
-    if let size = size(of: data) {
-      if size.width == 0 || size.height == 0 {
-        throw ImageCodecError.empty(width: size.width, height: size.height)
-      }
-      if size.width > maximumSide || size.height > maximumSide {
-        throw ImageCodecError.tooLarge(width: size.width, height: size.height, limit: maximumSide)
-      }
+    guard !data.isEmpty else { throw ImageCodecError.notAnImage("empty data") }
+    guard let size = size(of: data) else { throw ImageCodecError.notAnImage("not a PNG image") }
+    if size.width == 0 || size.height == 0 {
+      throw ImageCodecError.empty(width: size.width, height: size.height)
     }
-    let limit = UInt32(clamping: max(0, maximumSide))
-    var pixels: UnsafeMutablePointer<UInt8>?
-    var width: UInt32 = 0
-    var height: UInt32 = 0
+    if size.width > maximumSide || size.height > maximumSide {
+      throw ImageCodecError.tooLarge(width: size.width, height: size.height, limit: maximumSide)
+    }
+    // Decoded where the image keeps them: no second buffer and copy per tile.
+    let count = size.width * size.height * 4
     var message = [CChar](repeating: 0, count: 256)
-    let status = data.withUnsafeBytes { raw -> Int32 in
-      guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return -1 }
-      switch decoder {
-      case .automatic:
-        return cpng_decode_rgba(
-          base, raw.count, limit, limit, &pixels, &width, &height, &message, message.count)
-      case .libpng:
-        return cpng_decode_rgba_libpng(
-          base, raw.count, limit, limit, &pixels, &width, &height, &message, message.count)
+    var status: Int32 = -1
+    let rgba = [UInt8](unsafeUninitializedCapacity: count) { pixels, initialized in
+      status = data.withUnsafeBytes { raw -> Int32 in
+        guard let base = raw.bindMemory(to: UInt8.self).baseAddress, let target = pixels.baseAddress else {
+          return -1
+        }
+        switch decoder {
+        case .automatic: return cpng_decode_rgba(base, raw.count, target, &message, message.count)
+        case .libpng: return cpng_decode_rgba_libpng(base, raw.count, target, &message, message.count)
+        }
       }
+      initialized = status == 0 ? count : 0
     }
-    guard status == 0, let pixels else {
+    guard status == 0 else {
       let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw ImageCodecError.notAnImage(reason.isEmpty ? "empty data" : reason)
+      throw ImageCodecError.notAnImage(reason.isEmpty ? "not a PNG image" : reason)
     }
-    defer { cpng_free(pixels) }
-    let count = Int(width) * Int(height) * 4
-    return RasterImage(
-      width: Int(width), height: Int(height), rgba: Array(UnsafeBufferPointer(start: pixels, count: count)))
+    return RasterImage(width: size.width, height: size.height, rgba: rgba)
   }
 
   /// The libdeflate level images are written at: on the benchmark maps (flat colours, antialiased edges)

@@ -6,17 +6,17 @@
 /// Reads only the header of a PNG held in memory. Returns 0 on success, -1 when the bytes are not a PNG.
 int cpng_read_size(const unsigned char *bytes, size_t length, uint32_t *width, uint32_t *height);
 
-/// Decodes a PNG held in memory into straight (not premultiplied) 8-bit RGBA rows, 4 * width bytes each.
-/// Refuses images wider or taller than the limits before allocating. Returns 0 on success; on failure -1
-/// and a message in `error`. The pixels must be released with `cpng_free`. Plain PNGs (8 bits, not
-/// interlaced, no gamma or colour profile: nearly every map tile) are decoded with libdeflate, the rest
-/// (and every file with a problem) by `cpng_decode_rgba_libpng`, with the same pixels and errors.
-int cpng_decode_rgba(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
-                     unsigned char **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size);
+/// Decodes a PNG held in memory into `pixels`: straight (not premultiplied) 8-bit RGBA rows, 4 * width
+/// bytes each, of the size `cpng_read_size` gives, which the caller has checked against its limits and
+/// allocated (so the pixels land where they are kept, with no copy). Returns 0 on success; on failure -1
+/// and a message in `error`. Plain PNGs (8 bits, not interlaced, no gamma or colour profile: nearly every
+/// map tile) are decoded with libdeflate, the rest (and every file with a problem) by
+/// `cpng_decode_rgba_libpng`, with the same pixels and errors.
+int cpng_decode_rgba(const unsigned char *bytes, size_t length, unsigned char *pixels, char *error,
+                     size_t error_size);
 
 /// `cpng_decode_rgba` through libpng alone: the reference the libdeflate path is held to.
-int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, uint32_t max_width, uint32_t max_height,
-                            unsigned char **pixels, uint32_t *width, uint32_t *height, char *error,
+int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, unsigned char *pixels, char *error,
                             size_t error_size);
 
 /// Encodes premultiplied native-endian ARGB32 pixels (Cairo's CAIRO_FORMAT_ARGB32) as a PNG in memory.
@@ -31,6 +31,7 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
                        int compression_level, int opaque, size_t max_buffered_bytes, unsigned char **png,
                        size_t *png_size, char *error, size_t error_size);
 
+/// Releases what `cpng_encode_argb32` made.
 void cpng_free(void *pointer);
 
 #endif
