@@ -72,6 +72,9 @@ final class PNGPlainDecodingTests: XCTestCase {
     var suggested = base()
     suggested.chunksBeforeData = [("PLTE", [9, 8, 7])]  // a colour image's suggested palette: ignored
     try assertSameAsLibpng(suggested, expectSuccess: true)
+    var interlaced = base()
+    interlaced.interlace = 1  // Adam7: the data, written row by row, does not fit its passes
+    try assertSameAsLibpng(interlaced, expectSuccess: false)
     var private_ = base()
     private_.chunksBeforeData = [("prVt", [1, 2, 3])]  // an ancillary chunk: ignored by both
     try assertSameAsLibpng(private_, expectSuccess: true)
@@ -149,6 +152,7 @@ private struct HandMadePNG {
   var alphas: [UInt8]?
   var chunksBeforeData: [(String, [UInt8])] = []
   var idatPieces = 1
+  var interlace: UInt8 = 0
   /// Bytes left off the end of the deflated data.
   var dataCut = 0
   var corruptDataCRC = false
@@ -197,7 +201,7 @@ private struct HandMadePNG {
   func bytes() throws -> Data {
     var out: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
     var header = be32(width) + be32(height)
-    header += [UInt8(depth), colour, 0, 0, 0]
+    header += [UInt8(depth), colour, 0, 0, interlace]
     chunk("IHDR", header, into: &out)
     if !palette.isEmpty { chunk("PLTE", palette, into: &out) }
     if let alphas { chunk("tRNS", alphas, into: &out) }
