@@ -194,18 +194,15 @@ public enum CoreDataStore {
   /// FNV-1a, then MurmurHash3's 64-bit finalizer: FNV-1a alone changes only a few low digits when the last
   /// byte changes (`Z_PK` 1 and 2), and ids are told apart by their first characters.
   static func stableID(storeUUID: String, primaryKey: Int64) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in "\(storeUUID)|\(primaryKey)".utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
-    }
+    var fnv = FNV1a64()
+    fnv.add("\(storeUUID)|\(primaryKey)")
+    var hash = fnv.value
     hash ^= hash >> 33
     hash = hash &* 0xff51_afd7_ed55_8ccd
     hash ^= hash >> 33
     hash = hash &* 0xc4ce_b9fe_1a85_ec53
     hash ^= hash >> 33
-    let hex = String(hash, radix: 16)
-    return "cd-" + String(repeating: "0", count: 16 - hex.count) + hex
+    return FNV1a64.id(prefix: "cd-", hash)
   }
 
   /// Throws unless `path` is a readable file that starts with SQLite's header.

@@ -102,30 +102,6 @@ public struct Track: Hashable, Sendable, Identifiable {
         hash.add(point.time?.timeIntervalSince1970 ?? .nan)
       }
     }
-    let hex = String(hash.value, radix: 16)
-    let prefix = kind == .track ? "trk-" : "rte-"
-    return prefix + String(repeating: "0", count: 16 - hex.count) + hex
-  }
-}
-
-/// FNV-1a, 64 bits, fed text and numbers (their bit patterns): stable across platforms and runs.
-struct FNV1a64 {
-  private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-  mutating func add(_ text: String) {
-    for byte in text.utf8 { add(byte) }
-  }
-
-  mutating func add(_ number: Double) {
-    var bits = number.isNaN ? Double.nan.bitPattern : number.bitPattern
-    for _ in 0..<8 {
-      add(UInt8(truncatingIfNeeded: bits))
-      bits >>= 8
-    }
-  }
-
-  private mutating func add(_ byte: UInt8) {
-    value ^= UInt64(byte)
-    value = value &* 0x0000_0100_0000_01b3
+    return FNV1a64.id(prefix: kind == .track ? "trk-" : "rte-", hash.value)
   }
 }

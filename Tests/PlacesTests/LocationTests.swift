@@ -1,7 +1,9 @@
 import Foundation
 import MapMath
-import Places
+import TestSupport
 import XCTest
+
+@testable import Places
 
 final class LocationTests: XCTestCase {
   func testTitleIsTheDescription() {
@@ -73,6 +75,33 @@ final class LocationTests: XCTestCase {
       Location.derivedID(
         latitude: 37.3349, longitude: -122.009, locationDescription: "Apple Park", date: date),
       location.id)
+  }
+
+  func testDerivedIDIsTheHashOfTheJoinedText() {
+    // The hash is taken piece by piece; it must stay the hash of the text the ids were always made from.
+    func reference(_ latitude: Double, _ longitude: Double, _ description: String, _ date: Double?) -> String
+    {
+      var key = "\(latitude + 0)|\(longitude + 0)|\(description)|"
+      if let date { key += "\(date)" }
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+      let hex = String(hash, radix: 16)
+      return "loc-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+    var generator = SeededGenerator(seed: 29)
+    let descriptions = [
+      "", "Apple Park", "Café | Bar", "東京タワー", "a\u{301}", String(repeating: "x", count: 300),
+    ]
+    for round in 0..<2_000 {
+      let latitude = round == 0 ? -0.0 : generator.double(in: -90..<90)
+      let longitude = round == 1 ? -0.0 : generator.double(in: -180..<180)
+      let description = descriptions[round % descriptions.count]
+      let date: Double? = round % 3 == 0 ? nil : generator.double(in: -1e9..<4e9)
+      XCTAssertEqual(
+        Location.derivedID(
+          latitude: latitude, longitude: longitude, locationDescription: description, dateSeconds: date),
+        reference(latitude, longitude, description, date))
+    }
   }
 
   func testDerivedIDDependsOnPlaceNotCategory() {
