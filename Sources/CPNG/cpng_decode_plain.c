@@ -83,7 +83,8 @@ static int channels_of(const plain_png *png) {
   switch (png->colour) {
     case 0: return png->depth == 8 ? 1 : 0;
     case 2: return png->depth == 8 ? 3 : 0;
-    case 3: return (png->depth == 1 || png->depth == 2 || png->depth == 4 || png->depth == 8) && png->palette ? 1 : 0;
+    case 3:
+      return (png->depth == 1 || png->depth == 2 || png->depth == 4 || png->depth == 8) && png->palette ? 1 : 0;
     case 4: return png->depth == 8 ? 2 : 0;
     case 6: return png->depth == 8 ? 4 : 0;
     default: return 0;
@@ -95,7 +96,8 @@ static int channels_of(const plain_png *png) {
    pixel to its left, so a row cannot be done in wider pieces, but a pixel's bytes can (libpng does the
    same). The first pixel has no left or corner: zeros. Inlined for each constant `step`, so that its
    copies of 3 or 4 bytes are single moves. */
-static inline __attribute__((always_inline)) void unpaeth_pixels(unsigned char *row, const unsigned char *above, size_t row_bytes, size_t step) {
+static inline __attribute__((always_inline)) void unpaeth_pixels(unsigned char *row, const unsigned char *above,
+                                                                  size_t row_bytes, size_t step) {
   const __m128i zero = _mm_setzero_si128();
   __m128i left = zero, corner = zero;
   for (size_t i = 0; i + step <= row_bytes; i += step) {
@@ -115,7 +117,8 @@ static inline __attribute__((always_inline)) void unpaeth_pixels(unsigned char *
     const __m128i left_nearest =
         _mm_andnot_si128(_mm_or_si128(_mm_cmpgt_epi16(to_left, to_above), _mm_cmpgt_epi16(to_left, to_corner)),
                          _mm_set1_epi16(-1));
-    const __m128i predictor = _mm_or_si128(_mm_and_si128(left_nearest, left), _mm_andnot_si128(left_nearest, nearer));
+    const __m128i predictor =
+        _mm_or_si128(_mm_and_si128(left_nearest, left), _mm_andnot_si128(left_nearest, nearer));
     const __m128i value = _mm_and_si128(_mm_add_epi16(own, predictor), _mm_set1_epi16(0xFF));
     const uint32_t bytes = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(value, zero));
     memcpy(row + i, &bytes, step);

@@ -16,8 +16,9 @@ public enum ISO8601Date {
   }
 
   /// Reads `2026-11-29` (midnight UTC), `2026-11-29T10:00` and `2026-11-29T10:00:00` with optional
-  /// fractional seconds (kept to the microsecond), then `Z`, an offset (`+01:00`, `+0100`, `+01`) or nothing (UTC). A space may
-  /// stand for the `T`. Nil when the text is none of these or names an impossible day or time.
+  /// fractional seconds (kept to the microsecond), then `Z`, an offset (`+01:00`, `+0100`, `+01`) or
+  /// nothing (UTC). A space may stand for the `T`. Nil when the text is none of these or names an
+  /// impossible day or time.
   public static func parse(_ text: String) -> Parsed? {
     var scanner = DigitScanner(Array(text.utf8))
     guard let year = scanner.number(digits: 4), scanner.skip("-"),
