@@ -1,9 +1,7 @@
 #include "cpng_internal.h"
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 /* A large image (its filtered rows too many to hold beside it) is cut into bands of about a mebibyte of
@@ -13,7 +11,7 @@
    bands' Adler-32 sums combined, they are one zlib stream. The bands depend on the image alone, never on the
    number of threads, so the same pixels give the same bytes on every machine. */
 
-enum { BAND_BYTES = 1 << 20, WINDOW_BYTES = 32768, MAXIMUM_THREADS = 16 };
+enum { BAND_BYTES = 1 << 20, WINDOW_BYTES = 32768 };
 
 typedef struct {
   const unsigned char *pixels;
@@ -25,9 +23,7 @@ typedef struct {
   size_t *piece_sizes;
   uLong *sums;
   size_t *lengths;
-  int failed;
-  uint32_t next;
-  pthread_mutex_t lock;
+  task_queue tasks;
 } band_job;
 
 /* Deflates one band; returns 0, or -1 when out of memory or zlib fails. */
@@ -81,16 +77,9 @@ static void *band_worker(void *argument) {
   unsigned char *rows = malloc(row_bytes * 2);
   unsigned char *filtered = malloc(row_bytes * job->rows_per_band);
   unsigned char *window = malloc(row_bytes * ((WINDOW_BYTES + row_bytes - 1) / row_bytes));
-  for (;;) {
-    pthread_mutex_lock(&job->lock);
-    const uint32_t band = job->next++;
-    const int stop = band >= job->bands || job->failed;
-    pthread_mutex_unlock(&job->lock);
-    if (stop) break;
-    if (!rows || !filtered || !window || deflate_band(job, band, rows, filtered, window) != 0) {
-      pthread_mutex_lock(&job->lock);
-      job->failed = 1;
-      pthread_mutex_unlock(&job->lock);
+  for (int64_t band; (band = take_task(&job->tasks)) >= 0;) {
+    if (!rows || !filtered || !window || deflate_band(job, (uint32_t)band, rows, filtered, window) != 0) {
+      fail_tasks(&job->tasks);
       break;
     }
   }
@@ -98,13 +87,6 @@ static void *band_worker(void *argument) {
   free(filtered);
   free(window);
   return NULL;
-}
-
-/* The zlib header's second byte for `level` (its "how hard" bits are only informative). */
-static unsigned char header_flags(int level) {
-  const unsigned level_bits = level <= 1 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
-  const unsigned flags = level_bits << 6;
-  return (unsigned char)(flags + (31 - (0x78 * 256 + flags) % 31) % 31);
 }
 
 int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride, int level,
@@ -126,29 +108,20 @@ int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height
   job.piece_sizes = calloc(job.bands, sizeof *job.piece_sizes);
   job.sums = calloc(job.bands, sizeof *job.sums);
   job.lengths = calloc(job.bands, sizeof *job.lengths);
-  pthread_mutex_init(&job.lock, NULL);
+  task_queue_init(&job.tasks, job.bands);
   int status = -1;
   unsigned char *stream = NULL;
   if (!job.pieces || !job.piece_sizes || !job.sums || !job.lengths) goto done;
 
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  uint32_t threads = cores < 1 ? 1 : cores > MAXIMUM_THREADS ? MAXIMUM_THREADS : (uint32_t)cores;
-  if (threads > job.bands) threads = job.bands;
-  pthread_t helpers[MAXIMUM_THREADS];
-  uint32_t started = 0;
-  for (; started + 1 < threads; started++) {
-    if (pthread_create(&helpers[started], NULL, band_worker, &job) != 0) break;
-  }
-  band_worker(&job);
-  for (uint32_t index = 0; index < started; index++) pthread_join(helpers[index], NULL);
-  if (job.failed) goto done;
+  run_on_cores(band_worker, &job, job.bands);
+  if (job.tasks.failed) goto done;
 
   size_t stream_size = 2 + 4;
   for (uint32_t band = 0; band < job.bands; band++) stream_size += job.piece_sizes[band];
   stream = malloc(stream_size);
   if (!stream) goto done;
   stream[0] = 0x78; /* deflate, 32 KiB window */
-  stream[1] = header_flags(job.level);
+  stream[1] = zlib_header_flags(job.level);
   size_t offset = 2;
   uLong sum = adler32(0, NULL, 0);
   for (uint32_t band = 0; band < job.bands; band++) {
@@ -166,6 +139,6 @@ done:
   free(job.sums);
   free(job.lengths);
   free(stream);
-  pthread_mutex_destroy(&job.lock);
+  task_queue_destroy(&job.tasks);
   return status;
 }

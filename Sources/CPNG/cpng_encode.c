@@ -147,39 +147,20 @@ void filter_rows(const unsigned char *pixels, uint32_t width, uint32_t stride, i
   }
 }
 
-/* The whole filtered image in memory, deflated in one call by libdeflate. */
+/* The whole filtered image in memory, deflated by libdeflate (in pieces on all cores, cpng_pieces.c). */
 static int encode_buffered(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                           int level, int opaque, int filter, unsigned char **png_out, size_t *png_size,
-                           char *error, size_t error_size) {
-  const int bpp = opaque ? 3 : 4;
-  const size_t row_bytes = (size_t)width * bpp;
-  const size_t filtered_size = (row_bytes + 1) * height;
-  unsigned char *filtered = malloc(filtered_size);
-  unsigned char *rows = malloc(row_bytes * 2);
-  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
-  const size_t bound = compressor ? libdeflate_zlib_compress_bound(compressor, filtered_size) : 0;
-  unsigned char *stream = bound ? malloc(bound) : NULL;
-  int status = -1;
-  if (!filtered || !rows || !stream) {
-    copy_message(error, error_size, "out of memory");
-    goto done;
+                           int level, int opaque, int filter, size_t piece_bytes, unsigned char **png_out,
+                           size_t *png_size, char *error, size_t error_size) {
+  size_t stream_size = 0;
+  unsigned char *stream =
+      deflate_in_pieces(pixels, width, height, stride, opaque, filter, level, piece_bytes, &stream_size);
+  if (!stream) {
+    copy_message(error, error_size, "PNG compression failed (out of memory?)");
+    return -1;
   }
-  filter_rows(pixels, width, stride, opaque, filter, 0, height, rows, filtered);
-  const size_t stream_size = libdeflate_zlib_compress(compressor, filtered, filtered_size, stream, bound);
-  if (stream_size == 0) {
-    copy_message(error, error_size, "PNG compression failed");
-    goto done;
-  }
-  if (write_png(width, height, opaque, stream, stream_size, png_out, png_size) != 0) {
-    copy_message(error, error_size, "out of memory");
-    goto done;
-  }
-  status = 0;
-done:
-  free(filtered);
-  free(rows);
+  const int status = write_png(width, height, opaque, stream, stream_size, png_out, png_size);
+  if (status != 0) copy_message(error, error_size, "out of memory");
   free(stream);
-  libdeflate_free_compressor(compressor);
   return status;
 }
 
@@ -213,7 +194,8 @@ int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *
 }
 
 int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                       int compression_level, int opaque, size_t max_buffered_bytes, unsigned char **png_out,
+                       int compression_level, int opaque, size_t max_buffered_bytes, size_t piece_bytes,
+                       unsigned char **png_out,
                        size_t *png_size, char *error, size_t error_size) {
   *png_out = NULL;
   *png_size = 0;
@@ -231,8 +213,8 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
   const uint64_t row_bytes = (uint64_t)width * (opaque ? 3 : 4) + 1;
   const uint64_t limit = max_buffered_bytes < SIZE_MAX / 2 ? max_buffered_bytes : SIZE_MAX / 2;
   if (height <= limit / row_bytes) {
-    return encode_buffered(pixels, width, height, stride, level, opaque, filter, png_out, png_size, error,
-                           error_size);
+    return encode_buffered(pixels, width, height, stride, level, opaque, filter, piece_bytes, png_out, png_size,
+                           error, error_size);
   }
   return encode_in_bands(pixels, width, height, stride, level > 9 ? 9 : level, opaque, filter, png_out,
                          png_size, error, error_size);

@@ -1,5 +1,6 @@
 #ifndef CPNG_INTERNAL_H
 #define CPNG_INTERNAL_H
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -57,5 +58,43 @@ int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *
 int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride, int level,
                     int opaque, int filter, unsigned char **png_out, size_t *png_size, char *error,
                     size_t error_size);
+
+/* Deflates the whole filtered image (`filtered_size` bytes at `filtered`, every row's filter byte and
+   bytes) into a zlib stream by libdeflate at `level`: in pieces of about `piece_bytes`, on all cores at once,
+   when there are two or more (cpng_pieces.c). The pieces depend on the image alone. Returns the stream
+   (release with free) and its size in `stream_size`, or NULL when out of memory. */
+unsigned char *deflate_in_pieces(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
+                                 int opaque, int filter, int level, size_t piece_bytes, size_t *stream_size);
+
+/* Work shared out between threads: tasks 0..<count, each taken once (cpng_tasks.c). */
+typedef struct {
+  uint32_t next, count;
+  int failed;
+  pthread_mutex_t lock;
+} task_queue;
+void task_queue_init(task_queue *queue, uint32_t count);
+void task_queue_destroy(task_queue *queue);
+/* The next task, or -1 when none is left or one failed. */
+int64_t take_task(task_queue *queue);
+/* Stops the others taking tasks. */
+void fail_tasks(task_queue *queue);
+/* Runs `worker(job)` on as many threads as there are cores (at most 16, at most `tasks`), this one
+   included, and returns when all have. */
+void run_on_cores(void *(*worker)(void *), void *job, uint32_t tasks);
+
+/* The zlib header's second byte for `level` (its "how hard" bits are only informative). */
+unsigned char zlib_header_flags(int level);
+
+/* Where a raw deflate stream's final block's header bit is and the bit just after its end-of-block code
+   (cpng_deflate_walk.c). `room` is deflate_walk_room() bytes of scratch. Returns 0, or -1 when `stream` is
+   not a whole deflate stream. */
+int deflate_final_block(const unsigned char *stream, size_t size, void *room, size_t *header_bit,
+                        size_t *end_bit);
+size_t deflate_walk_room(void);
+
+/* Turns a raw deflate stream (`size` bytes at `stream`, with room for 5 more) into one that goes on: its
+   final block made not final, then an empty stored block to end it on a byte, as a zlib sync flush does,
+   so another stream can follow it. Returns the new size, or 0 when the stream cannot be walked. */
+size_t deflate_continue_after(unsigned char *stream, size_t size, void *room);
 
 #endif

@@ -69,18 +69,24 @@ public enum PNGCodec {
   /// Images whose filtered rows take more bytes are deflated in bands (zlib, all cores), so that a huge
   /// image does not need a second copy of its pixels in memory (1200×800 at scale 3 still fits).
   public static let maximumBufferedBytes = 32 << 20
+  /// Buffered images are deflated in pieces of about this many bytes of filtered rows, on all cores at
+  /// once (a 1200×800 map in 14 pieces): small enough that two or four cores get even shares, large enough
+  /// that a piece's fresh window costs well under 1 % of the file.
+  public static let defaultPieceBytes = 256 << 10
 
   /// Encodes premultiplied native-endian ARGB32 rows (Cairo's image format) as PNG bytes. With `opaque`
   /// (every pixel must be fully opaque) the alpha channel is left out. The same pixels always give the same
   /// bytes.
   ///
   /// Each image gets one filter for all its rows, none or paeth, whichever deflates a sample of its rows
-  /// smaller. Up to `bufferedBytes` of filtered rows the image is deflated in one piece by libdeflate at
-  /// `compressionLevel` (1–12); above, bands of about a mebibyte of rows are deflated by zlib (level at
+  /// smaller. Up to `bufferedBytes` of filtered rows the image is deflated by libdeflate at
+  /// `compressionLevel` (1–12), in pieces of about `pieceBytes` of filtered rows on all cores at once, laid
+  /// end to end as one stream; above, bands of about a mebibyte of rows are deflated by zlib (level at
   /// most 9) on all cores at once and laid end to end as one stream, the same bytes on any machine.
   public static func encodeARGB32(
     _ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, opaque: Bool,
-    compressionLevel: Int = defaultCompressionLevel, bufferedBytes: Int = maximumBufferedBytes
+    compressionLevel: Int = defaultCompressionLevel, bufferedBytes: Int = maximumBufferedBytes,
+    pieceBytes: Int = defaultPieceBytes
   ) throws -> Data {
     guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), stride >= width * 4,
       stride <= Int(UInt32.max)
@@ -92,7 +98,8 @@ public enum PNGCodec {
     var message = [CChar](repeating: 0, count: 256)
     let status = cpng_encode_argb32(
       pixels.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), UInt32(stride),
-      Int32(clamping: compressionLevel), opaque ? 1 : 0, max(bufferedBytes, 0), &output, &outputSize,
+      Int32(clamping: compressionLevel), opaque ? 1 : 0, max(bufferedBytes, 0), max(pieceBytes, 0), &output,
+      &outputSize,
       &message, message.count)
     guard status == 0, let output else {
       let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

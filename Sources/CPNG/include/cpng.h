@@ -22,13 +22,15 @@ int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, unsigned 
 /// Encodes premultiplied native-endian ARGB32 pixels (Cairo's CAIRO_FORMAT_ARGB32) as a PNG in memory.
 /// When `opaque` is non-zero every pixel must be opaque, and the alpha channel is dropped (RGB output). Every row gets the same filter,
 /// none or paeth, whichever deflates a sample of the rows smaller. An image whose filtered rows fit in
-/// `max_buffered_bytes` is deflated in one piece by libdeflate at `compression_level` (1-12); a larger one
+/// `max_buffered_bytes` is deflated by libdeflate at `compression_level` (1-12), in pieces of about
+/// `piece_bytes` of filtered rows on all cores at once when there are two or more; a larger one
 /// is deflated by zlib (level at most 9) in bands of rows on all cores, each band primed with the rows
 /// above it, in bounded memory; the bands depend on the image alone. No time chunk is
 /// written, so the same pixels always give the same bytes. Returns 0 on success; on failure -1 and a
 /// message in `error`. The PNG bytes must be released with `cpng_free`.
 int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                       int compression_level, int opaque, size_t max_buffered_bytes, unsigned char **png,
+                       int compression_level, int opaque, size_t max_buffered_bytes, size_t piece_bytes,
+                       unsigned char **png,
                        size_t *png_size, char *error, size_t error_size);
 
 /// Releases what `cpng_encode_argb32` made.
