@@ -3,18 +3,28 @@ import Foundation
 
 /// The CLI entry point: choose the command, run it, map its failure to an exit code and one line on stderr.
 let version = "0.1.0"
-let tool = ToolSpec(
-  name: "mymap", abstract: "Turn saved places into a finished static map image (PNG, SVG or PDF), offline.",
-  commands: [
-    RenderCommand.spec, AddCommand.spec, ListCommand.spec, ShowCommand.spec, EditCommand.spec,
-    DeleteCommand.spec,
-    TracksCommand.spec, CategoriesCommand.spec, ImportCommand.spec, ExportCommand.spec,
-    TilesFetchCommand.spec,
-    TilesInfoCommand.spec, TilesPruneCommand.spec, DiffCommand.spec, HelpCommand.spec,
-    CompletionsCommand.spec,
-  ].map(CommandExamples.adding))
+
+/// Every command's spec: made after `--version` has had its answer, which needs none of them.
+func makeTool() -> ToolSpec {
+  ToolSpec(
+    name: "mymap", abstract: "Turn saved places into a finished static map image (PNG, SVG or PDF), offline.",
+    commands: [
+      RenderCommand.spec, AddCommand.spec, ListCommand.spec, ShowCommand.spec, EditCommand.spec,
+      DeleteCommand.spec,
+      TracksCommand.spec, CategoriesCommand.spec, ImportCommand.spec, ExportCommand.spec,
+      TilesFetchCommand.spec,
+      TilesInfoCommand.spec, TilesPruneCommand.spec, DiffCommand.spec, HelpCommand.spec,
+      CompletionsCommand.spec,
+    ].map(CommandExamples.adding))
+}
 
 func main() -> Int32 {
+  let argv = Array(CommandLine.arguments.dropFirst())
+  if argv == ["--version"] || argv == ["-V"] || argv == ["version"] {
+    Console.print("mymap \(version)")
+    return 0
+  }
+  let tool = makeTool()
   /// Each command's code, by name.
   let runners: [String: (ParsedArguments) throws(CLIError) -> Void] = [
     RenderCommand.spec.name: RenderCommand.run, AddCommand.spec.name: AddCommand.run,
@@ -30,11 +40,6 @@ func main() -> Int32 {
       try CompletionsCommand.run(arguments, tool: tool)
     },
   ]
-  let argv = Array(CommandLine.arguments.dropFirst())
-  if argv == ["--version"] || argv == ["-V"] || argv == ["version"] {
-    Console.print("mymap \(version)")
-    return 0
-  }
   do {
     switch try tool.select(argv) {
     case .help(let group):
