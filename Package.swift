@@ -46,6 +46,8 @@ let package = Package(
     .target(name: "FileSystem"),
     // RFC 4180 CSV records with line numbers: the one CSV reader (places files, the builder's cities).
     .target(name: "CSV"),
+    // XML 1.0 as a stream of events with namespaces: GPX's reader, pure Swift (no libxml2 in any process).
+    .target(name: "XML"),
     // The one wrapper of sqlite3: connections, statements, typed errors, step budgets, thread rules.
     .target(name: "SQLite", dependencies: ["Locking", "CSQLite", "FileSystem"]),
     .target(name: "Gzip", dependencies: ["CZlib"]),
@@ -55,7 +57,7 @@ let package = Package(
     .target(name: "VectorTiles"),
     // MapLibre style reading and evaluation: pure Swift, no I/O.
     .target(name: "MapStyle", dependencies: ["JSON"]),
-    .target(name: "Places", dependencies: ["JSON", "CSV", "MapMath", "FileSystem", "SQLite"]),
+    .target(name: "Places", dependencies: ["JSON", "CSV", "XML", "MapMath", "FileSystem", "SQLite"]),
     .target(
       name: "Tiles",
       dependencies: ["Locking", "JSON", "MapMath", "FileSystem", "SQLite", "Gzip", "ImageCodecs"]),
@@ -92,6 +94,7 @@ let package = Package(
       ], path: "Tests/TestSupport"),
     .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "XMLTests", dependencies: ["XML"]),
     .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "JSON"]),
     .testTarget(name: "LockingTests", dependencies: ["Locking"]),
     .testTarget(name: "MapMathTests", dependencies: ["MapMath", "TestSupport"]),

@@ -1,9 +1,6 @@
 import Foundation
 import JSON
-
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
+import XML
 
 /// GPX 1.0 and 1.1: each waypoint (`wpt`) is a place.
 ///
@@ -15,8 +12,8 @@ import JSON
 /// (`gpxx:WaypointExtension/gpxx:Address`) becomes the placemark: StreetAddress → thoroughfare, City →
 /// locality, State → administrativeArea, PostalCode, Country. Everything else (elevation, symbols, links,
 /// other extensions) is ignored. Tracks (`trk`) and routes (`rte`) become `Track`s (`GPXTrackReader`).
-/// Errors and warnings name the line the XML parser reports for the element (for a start tag
-/// written over several lines, the line it ends on).
+/// Errors and warnings name the line of the element (for a start tag written over several lines, the line
+/// it ends on). The XML is read by `XMLReader` (UTF-8; ISO-8859-1 when the declaration says so).
 ///
 /// Writing: GPX 1.1, UTF-8, `creator="mymap"`, no timestamps but the places' dates; the id, placemark and
 /// photo in mymap's extensions, so reading the file back gives the same places. Text is escaped; characters
@@ -40,14 +37,21 @@ enum GPX {
       throw .invalidLine(file: file, line: line, message: message)
     }
     let reader = Reader(file: file, lineOffset: skippedLines)
-    // Through a stream: on Linux, `XMLParser(data:)` fails on documents over about 10 MB (libxml2's error 1
-    // at the last line), which a GPX file with a long track easily is; the stream path reads them.
-    let parser = XMLParser(
-      stream: InputStream(data: data.dropFirst(start)))
-    parser.shouldProcessNamespaces = true
-    parser.shouldResolveExternalEntities = false
-    parser.delegate = reader
-    _ = parser.parse()
+    let latin1 = XMLPreflight.declaredEncoding(content).map {
+      XMLPreflight.latin1Encodings.contains($0.lowercased())
+    }
+    var xml = XMLReader(latin1 == true ? XMLPreflight.utf8(fromLatin1: content) : [UInt8](content))
+    do throws(XMLError) {
+      while reader.failure == nil, let event = try xml.next() {
+        switch event {
+        case .start(let name, let attributes): reader.start(name, attributes: attributes, line: xml.line)
+        case .text(let text): reader.characters(text)
+        case .end: reader.end(line: xml.line)
+        }
+      }
+    } catch {
+      reader.fail(.malformedXML(file: file, line: error.line + skippedLines, message: error.message))
+    }
     if let failure = reader.failure { throw failure }
     guard reader.sawRoot else {
       throw .unrecognizedContent(
@@ -167,8 +171,8 @@ enum GPX {
     case garmin(WritableKeyPath<Placemark, String?>)
   }
 
-  /// An XMLParser delegate that collects waypoints. Used on one thread, by one `decode` call.
-  private final class Reader: NSObject, XMLParserDelegate {
+  /// Collects waypoints from the XML reader's events. Used on one thread, by one `decode` call.
+  private final class Reader {
     let file: String
     private(set) var failure: LocationsFileError?
     private(set) var sawRoot = false
@@ -182,7 +186,7 @@ enum GPX {
     private var field: (kind: Field, depth: Int, line: Int)?
     private var text = ""
 
-    /// Lines skipped before the XML, added to the parser's line numbers.
+    /// Lines skipped before the XML, added to the reader's line numbers.
     let lineOffset: Int
 
     init(file: String, lineOffset: Int) {
@@ -190,15 +194,11 @@ enum GPX {
       self.lineOffset = lineOffset
     }
 
-    /// The line of the file the parser is at.
-    private func line(_ parser: XMLParser) -> Int { parser.lineNumber + lineOffset }
-
     func finish() -> LocationSet { collector.finish() }
 
-    private func fail(_ error: LocationsFileError, _ parser: XMLParser) {
-      guard failure == nil else { return }
-      failure = error
-      parser.abortParsing()
+    /// Keeps the first error: reading stops there.
+    func fail(_ error: LocationsFileError) {
+      if failure == nil { failure = error }
     }
 
     private func isGPX(_ namespace: String) -> Bool {
@@ -206,29 +206,27 @@ enum GPX {
         || namespace == GPX.namespace10
     }
 
-    func parser(
-      _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-      qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-    ) {
+    /// An element starts; `xmlLine` is the reader's line at the end of its start tag.
+    func start(_ element: XMLReader.Name, attributes attributeDict: XMLReader.Attributes, line xmlLine: Int) {
       guard failure == nil else { return }
-      let namespace = namespaceURI ?? ""
+      let (namespace, elementName, line) = (element.namespace, element.localName, xmlLine + lineOffset)
       defer { stack.append((namespace, elementName)) }
       switch stack.count {
       case 0:
         sawRoot = true
         rootNamespace = namespace
         guard elementName == "gpx" else {
-          if elementName == "kml" { return fail(.unsupportedFormat(file: file, format: "KML"), parser) }
+          if elementName == "kml" { return fail(.unsupportedFormat(file: file, format: "KML")) }
           return fail(
             .unrecognizedContent(
               file: file, expected: LocationsFormat.gpx.expectedContent,
-              found: "XML whose root element is <\(qName ?? elementName)>"), parser)
+              found: "XML whose root element is <\(element.qualifiedName)>"))
         }
       case 1 where isGPX(namespace):
         switch elementName {
-        case "wpt": startWaypoint(attributeDict, parser)
-        case "trk": trackReader.begin(.track, line: line(parser))
-        case "rte": trackReader.begin(.route, line: line(parser))
+        case "wpt": startWaypoint(attributeDict, line: line)
+        case "trk": trackReader.begin(.track, line: line)
+        case "rte": trackReader.begin(.route, line: line)
         default: break
         }
       default:
@@ -238,7 +236,7 @@ enum GPX {
               elementName, ours: isGPX(namespace), mymap: namespace == GPX.mymapNamespace,
               depth: stack.count, attributes: attributeDict, collector: collector.tracks)
           } catch {
-            fail(.invalidLine(file: file, line: line(parser), message: error.message), parser)
+            fail(.invalidLine(file: file, line: line, message: error.message))
           }
           return
         }
@@ -248,7 +246,7 @@ enum GPX {
           waypoint?.placemark = Placemark()
         }
         guard let kind = fieldKind(namespace, elementName) else { return }
-        field = (kind, stack.count + 1, line(parser))
+        field = (kind, stack.count + 1, line)
         text = ""
       }
     }
@@ -295,8 +293,7 @@ enum GPX {
       return nil
     }
 
-    private func startWaypoint(_ attributes: [String: String], _ parser: XMLParser) {
-      let wptLine = line(parser)
+    private func startWaypoint(_ attributes: XMLReader.Attributes, line wptLine: Int) {
       do throws(RecordProblem) {
         let missing = ["lat", "lon"].filter { attributes[$0] == nil }
         if !missing.isEmpty {
@@ -307,31 +304,26 @@ enum GPX {
           line: wptLine, latitude: try degrees(text: attributes["lat"]!, .latitude, field: "wpt lat"),
           longitude: try degrees(text: attributes["lon"]!, .longitude, field: "wpt lon"))
       } catch {
-        fail(.invalidLine(file: file, line: wptLine, message: error.message), parser)
+        fail(.invalidLine(file: file, line: wptLine, message: error.message))
       }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    /// Text (or a CDATA section) inside the element that is open.
+    func characters(_ string: String) {
       if field != nil { text += string }
       if trackReader.field != nil { trackReader.text += string }
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-      if field != nil { text += String(decoding: CDATABlock, as: UTF8.self) }
-      if trackReader.field != nil { trackReader.text += String(decoding: CDATABlock, as: UTF8.self) }
-    }
-
-    func parser(
-      _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-      qualifiedName qName: String?
-    ) {
+    /// The open element ends; `xmlLine` is the reader's line at the end of its end tag.
+    func end(line xmlLine: Int) {
       guard failure == nil else { return }
+      let line = xmlLine + lineOffset
       if let field, field.depth == stack.count {
         self.field = nil
         do throws(RecordProblem) {
           try store(field.kind, text)
         } catch {
-          return fail(.invalidLine(file: file, line: field.line, message: error.message), parser)
+          return fail(.invalidLine(file: file, line: field.line, message: error.message))
         }
       }
       if trackReader.isReading {
@@ -342,7 +334,7 @@ enum GPX {
             for warning in finished.warnings { collector.warn("line \(finished.line): \(warning)") }
           }
         } catch {
-          return fail(.invalidLine(file: file, line: line(parser), message: error.message), parser)
+          return fail(.invalidLine(file: file, line: line, message: error.message))
         }
       }
       stack.removeLast()
@@ -352,7 +344,7 @@ enum GPX {
         do throws(RecordProblem) {
           try collector.add(read, record: "line \(waypoint.line)", warnings: warnings)
         } catch {
-          fail(.invalidLine(file: file, line: waypoint.line, message: error.message), parser)
+          fail(.invalidLine(file: file, line: waypoint.line, message: error.message))
         }
       }
     }
@@ -372,36 +364,6 @@ enum GPX {
       case .photo: waypoint?.photo = trimmed.isEmpty ? nil : trimmed
       case .placemark(let path): waypoint?.placemark?[keyPath: path] = text
       case .garmin(let path): waypoint?.garminAddress[keyPath: path] = trimmed.isEmpty ? nil : trimmed
-      }
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-      let code = (parseError as NSError).code
-      fail(.malformedXML(file: file, line: line(parser), message: Self.message(forXMLError: code)), parser)
-    }
-
-    /// What libxml2's error numbers (which FoundationXML passes on as codes) mean, in words a person editing
-    /// the file can act on.
-    static func message(forXMLError code: Int) -> String {
-      switch code {
-      case 4: return "no root element (the file does not start like XML)"
-      case 5: return "the document ends too early, or has more after its root element"
-      case 9: return "a character XML does not allow here (or text that is not UTF-8)"
-      case 23: return "an entity reference without its ';' (write a literal & as &amp;)"
-      case 26: return "an undefined entity (write a literal & as &amp;)"
-      case 38: return "'<' inside an attribute value (write it as &lt;)"
-      case 39: return "an attribute value must be in quotes"
-      case 40: return "an attribute value is missing its closing quote"
-      case 41: return "an attribute without a value"
-      case 42: return "an attribute given twice in one tag"
-      case 64: return "the XML declaration (<?xml …?>) must be at the very start of the file"
-      case 65, 73: return "a tag is not closed with '>'"
-      case 68: return "'&' or '<' not followed by a name (write a literal & as &amp; and < as &lt;)"
-      case 76: return "a closing tag does not match the element it closes"
-      case 77: return "an element is not closed before the end of the file"
-      case 89: return "entity references nest too deeply"
-      case 201: return "a namespace prefix that is not declared"
-      default: return "the XML is not well-formed (XML parser error \(code))"
       }
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import XML
 
 /// Reads the tracks (`trk`: `trkseg`s of `trkpt`s) and routes (`rte`: `rtept`s) of a GPX file for the
 /// XML reader of `GPX`, element by element. Depths count from the root (`gpx` is 0, so a `trk` is 1).
@@ -48,7 +49,7 @@ struct GPXTrackReader {
   /// An element starts at `depth` inside the track. `ours` is true for GPX's namespace, `mymap` for
   /// mymap's. Throws for a bad point, or a track past the limits of `collector`.
   mutating func start(
-    _ name: String, ours: Bool, mymap: Bool, depth: Int, attributes: [String: String],
+    _ name: String, ours: Bool, mymap: Bool, depth: Int, attributes: XMLReader.Attributes,
     collector: TrackCollector
   ) throws(RecordProblem) {
     // Taken out while it changes, so that appending to its arrays never copies them.

@@ -1,23 +1,19 @@
 import Foundation
 import JSON
 
-/// Checks on an XML document's bytes before FoundationXML's `XMLParser` (libxml2 underneath) reads them,
-/// for documents that would crash it instead of failing:
-/// - an XML declaration naming an encoding other than UTF-8, ASCII or ISO-8859-1: libxml2 2.9 converts
-///   others through iconv, and stopping it from the report of a failed conversion (as `GPX` stops on
-///   every error, so that FoundationXML never hands on text that is not UTF-8) crashes it;
-/// - a processing instruction without data (`<?x?>`): FoundationXML passes the NULL data libxml2 gives it
-///   to `strlen`. Found anywhere, even inside a comment, where it would be harmless;
-/// - a NUL byte: XML never holds U+0000, so in UTF-8 a NUL byte is never text, while libxml2 takes
-///   `<` `NUL` `?` `NUL` at the start for UTF-16 and its push parser then reads through a NULL pointer
-///   (an 80-byte file crashed `mymap import`; found by a long run of Fuzz/Harnesses/gpx.swift).
+/// Checks on an XML document's bytes before `XMLReader` reads them, for files it cannot read as text:
+/// - an XML declaration naming an encoding other than UTF-8, ASCII or ISO-8859-1 (the last is converted to
+///   UTF-8 first, `utf8(fromLatin1:)`);
+/// - a NUL byte: XML never holds U+0000, so in UTF-8 a NUL byte is never text; the file is UTF-16, UTF-32
+///   or not text at all.
 ///
-/// GPX files are UTF-8 in practice and have none of these, so each is refused with a message.
+/// GPX files are UTF-8 in practice and have neither, so each is refused with a message that says what to
+/// do.
 enum XMLPreflight {
-  /// The encodings libxml2 reads without iconv, lowercased.
-  static let readableEncodings: Set<String> = [
-    "utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "iso_8859-1", "latin1", "latin-1",
-  ]
+  /// The encodings read, lowercased.
+  static let readableEncodings = Set(["utf-8", "utf8", "us-ascii", "ascii"]).union(latin1Encodings)
+  /// The names of ISO-8859-1, lowercased.
+  static let latin1Encodings: Set<String> = ["iso-8859-1", "iso_8859-1", "latin1", "latin-1"]
 
   /// The first problem in `bytes`: its byte offset (from `bytes.startIndex`) and what to tell the user.
   static func problem(in bytes: Data) -> (offset: Int, message: String)? {
@@ -27,16 +23,14 @@ enum XMLPreflight {
         "the file declares the encoding \(JSONWriter.quotedExcerpt(encoding)), which mymap does not read; save it as UTF-8"
       )
     }
-    if let nul = bytes.firstIndex(of: 0) {
-      return (
-        nul - bytes.startIndex,
-        "the file holds a NUL byte, which XML text never does (UTF-16, UTF-32 or not text at all); save it as UTF-8"
-      )
+    let nul = bytes.withUnsafeBytes { raw -> Int? in
+      guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
+      return UnsafeRawPointer(found) - base
     }
-    if let (offset, target) = emptyProcessingInstruction(bytes) {
-      let instruction = JSONWriter.quotedExcerpt("<?" + target + "?>")
+    if let nul {
       return (
-        offset, "a processing instruction without content, \(instruction), which mymap cannot read; remove it"
+        nul,
+        "the file holds a NUL byte, which XML text never does (UTF-16, UTF-32 or not text at all); save it as UTF-8"
       )
     }
     return nil
@@ -46,7 +40,7 @@ enum XMLPreflight {
   /// declaration or it names none. However long the declaration, only its bytes are looked at.
   static func declaredEncoding(_ bytes: Data) -> String? {
     guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
-    // The declaration ends at `?>`; a damaged one at the next `<` or NUL (libxml2 stops there too).
+    // The declaration ends at `?>`; a damaged one at the next `<` or NUL.
     var end = bytes.startIndex + 5
     while end < bytes.endIndex, bytes[end] != 0, bytes[end] != UInt8(ascii: "<"),
       !(bytes[end] == UInt8(ascii: "?") && bytes[(end + 1)...].first == UInt8(ascii: ">"))
@@ -64,24 +58,19 @@ enum XMLPreflight {
     return String(decoding: value[value.index(after: value.startIndex)..<close], as: UTF8.self)
   }
 
-  /// The offset and target of the first `<?target?>`.
-  static func emptyProcessingInstruction(_ data: Data) -> (offset: Int, target: String)? {
-    data.withUnsafeBytes { raw -> (Int, String)? in
-      let bytes = raw.bindMemory(to: UInt8.self)
-      var index = 0
-      while index + 1 < bytes.count {
-        defer { index += 1 }
-        guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { continue }
-        var end = index + 2
-        while end < bytes.count, !isSpace(bytes[end]), !"?<>".utf8.contains(bytes[end]) { end += 1 }
-        if end > index + 2, end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"),
-          bytes[end + 1] == UInt8(ascii: ">")
-        {
-          return (index, String(decoding: bytes[(index + 2)..<end], as: UTF8.self))
-        }
+  /// ISO-8859-1 text as UTF-8: each byte is the code point of the same number.
+  static func utf8(fromLatin1 bytes: Data) -> [UInt8] {
+    var utf8: [UInt8] = []
+    utf8.reserveCapacity(bytes.count)
+    for byte in bytes {
+      if byte < 0x80 {
+        utf8.append(byte)
+      } else {
+        utf8.append(0xC0 | byte >> 6)
+        utf8.append(0x80 | byte & 0x3F)
       }
-      return nil
     }
+    return utf8
   }
 
   private static func isSpace(_ byte: UInt8) -> Bool {

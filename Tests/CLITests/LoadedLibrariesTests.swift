@@ -4,7 +4,8 @@ import XCTest
 
 /// What the dynamic loader brings into a `mymap` process, from its own account (`LD_DEBUG=files` lists
 /// every shared library it loads, at start and by dlopen): a render that fetches nothing loads no
-/// networking library (libcurl, TLS, Kerberos, LDAP); a fetch loads libcurl when it needs it.
+/// networking library (libcurl, TLS, Kerberos, LDAP); a fetch loads libcurl when it needs it; no process
+/// loads libxml2, not even to read a GPX file (mymap's own `XMLReader` does).
 final class LoadedLibrariesTests: XCTestCase {
   private static let networking = [
     "libFoundationNetworking", "libcurl", "libgnutls", "libssl", "libkrb5", "libgssapi", "libldap", "libssh2",
@@ -44,6 +45,26 @@ final class LoadedLibrariesTests: XCTestCase {
     let version = try sandbox.run(["--version"], environment: debug)
     XCTAssertEqual(version.status, 0)
     assertNoNetworking(loaded(version))
+  }
+
+  func testReadingGPXLoadsNoXMLLibrary() throws {
+    let sandbox = try Sandbox()
+    try sandbox.write(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><wpt lat="60.17" lon="24.94">\
+      <name>Senate Square</name></wpt></gpx>
+      """, to: "walk.gpx")
+    let result = try sandbox.run(
+      ["render", "--locations", "walk.gpx", "--tiles", "builtin", "--size", "300x200", "--out", "map.png"],
+      environment: ["LD_DEBUG": "files"])
+    XCTAssertEqual(
+      result.status, 0, result.stderrLines.filter { !$0.contains("file=") }.joined(separator: "\n"))
+    let names = loaded(result)
+    XCTAssertTrue(names.contains { $0.hasPrefix("libcairo.so") }, "\(names.sorted())")
+    for name in names {
+      XCTAssertFalse(name.hasPrefix("libxml2") || name.hasPrefix("libFoundationXML"), "\(name) was loaded")
+    }
   }
 
   func testAFetchLoadsLibcurlWhenItNeedsIt() throws {
