@@ -240,6 +240,7 @@ public struct XMLReader {
       if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
         advance()
         while index < bytes.count && bytes[index] != byte { advance() }
+        guard index < bytes.count else { break }
       } else if byte == UInt8(ascii: "[") {
         brackets += 1
       } else if byte == UInt8(ascii: "]") {

@@ -116,6 +116,9 @@ final class XMLReaderTests: XCTestCase {
       ("<a>]]></a>", .cdataEndInText, 1),
       ("<a><!ELEMENT a></a>", .unknownMarkup, 1),
       ("<a><![CDATA[x</a>", .endsEarlyOrHasMore, 1),
+      // A quote the DOCTYPE never closes (found by Fuzz/Harnesses/gpx.swift: read past the end).
+      ("<!DOCTYPE gpx [p://x\" x=\"\n\"><gpx/>", .endsEarlyOrHasMore, 2),
+      ("<!DOCTYPE gpx 'x", .endsEarlyOrHasMore, 1),
     ]
     for (text, problem, line) in cases {
       XCTAssertEqual(failure(text), XMLError(problem, line: line), text)
