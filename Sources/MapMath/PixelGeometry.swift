@@ -63,6 +63,19 @@ public struct PixelRect: Hashable, Sendable {
       x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
   }
 
+  /// The smallest rectangle holding every point; nil for none.
+  public static func enclosing(_ points: [PixelPoint]) -> PixelRect? {
+    guard let first = points.first else { return nil }
+    var (left, top, right, bottom) = (first.x, first.y, first.x, first.y)
+    for point in points.dropFirst() {
+      left = min(left, point.x)
+      right = max(right, point.x)
+      top = min(top, point.y)
+      bottom = max(bottom, point.y)
+    }
+    return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+  }
+
   public func offsetBy(dx: Double, dy: Double) -> PixelRect {
     PixelRect(x: x + dx, y: y + dy, width: width, height: height)
   }

@@ -17,9 +17,10 @@ enum BandedDrawing {
   /// band draws the shapes that reach into it, so more bands cost more (8 bands: 6 % more instructions).
   static let maximumBands = 4
 
-  /// The pixel rows of each band of an image `pixelHeight` rows tall, top to bottom.
-  static func bands(pixelHeight: Int) -> [Range<Int>] {
-    let count = min(max(pixelHeight / minimumBandRows, 1), maximumBands)
+  /// The pixel rows of each band of an image `pixelHeight` rows tall, top to bottom, bands of at least
+  /// `minimumRows`.
+  static func bands(pixelHeight: Int, minimumRows: Int = minimumBandRows) -> [Range<Int>] {
+    let count = min(max(pixelHeight / max(minimumRows, 1), 1), maximumBands)
     return (0..<count).map { index in
       (pixelHeight * index / count)..<(pixelHeight * (index + 1) / count)
     }

@@ -30,6 +30,15 @@ final class PixelGeometryTests: XCTestCase {
     XCTAssertFalse(frame.contains(PixelPoint(x: 100.1, y: 50)))
   }
 
+  func testTheRectangleEnclosingPoints() {
+    XCTAssertNil(PixelRect.enclosing([]))
+    XCTAssertEqual(
+      PixelRect.enclosing([PixelPoint(x: 3, y: -2)]), PixelRect(x: 3, y: -2, width: 0, height: 0))
+    XCTAssertEqual(
+      PixelRect.enclosing([PixelPoint(x: 3, y: -2), PixelPoint(x: -1, y: 5), PixelPoint(x: 2, y: 9)]),
+      PixelRect(x: -1, y: -2, width: 4, height: 11))
+  }
+
   func testUnionInsetOffsetAndScale() {
     let union = pin.union(PixelRect(x: 20, y: 5, width: 10, height: 10))
     XCTAssertEqual(union, PixelRect(x: -8, y: -40, width: 38, height: 55))

@@ -14,6 +14,10 @@ final class BandedDrawingTests: XCTestCase {
     XCTAssertEqual(BandedDrawing.bands(pixelHeight: 600), [0..<200, 200..<400, 400..<600])
     XCTAssertEqual(BandedDrawing.bands(pixelHeight: 150), [0..<150])
     XCTAssertEqual(BandedDrawing.bands(pixelHeight: 1), [0..<1])
+    // The built-in basemap's bands cost less, and start smaller.
+    XCTAssertEqual(
+      BandedDrawing.bands(pixelHeight: 600, minimumRows: 100), [0..<150, 150..<300, 300..<450, 450..<600])
+    XCTAssertEqual(BandedDrawing.bands(pixelHeight: 250, minimumRows: 100), [0..<125, 125..<250])
     for height in [199, 401, 1001, 2400, 9999] {
       let bands = BandedDrawing.bands(pixelHeight: height)
       XCTAssertLessThanOrEqual(bands.count, BandedDrawing.maximumBands)
