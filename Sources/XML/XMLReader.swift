@@ -51,12 +51,11 @@ public struct XMLReader {
   private var index = 0
   /// The line of `index`, from 1 (counting line feeds).
   public private(set) var line = 1
-  /// Open elements, outermost first, each with how many namespace declarations it added.
-  private var open: [(name: Name, declarations: Int)] = []
-  /// Namespace declarations in scope, innermost last: prefix (empty for the default) and URI.
-  private var declarations: [(prefix: String, uri: String)] = [
-    ("xml", "http://www.w3.org/XML/1998/namespace")
-  ]
+  /// Open elements, outermost first, each with the prefixes it declared.
+  private var open: [(name: Name, declared: [String])] = []
+  /// For each prefix declared (empty for the default namespace), its URIs in scope, innermost last: a
+  /// look-up costs the same however many declarations a hostile file makes.
+  private var namespaces: [String: [String]] = ["xml": ["http://www.w3.org/XML/1998/namespace"]]
   private var sawRoot = false
   /// The end of an empty-element tag, given out by the next call.
   private var pendingEnd: Name?
@@ -121,6 +120,7 @@ public struct XMLReader {
     index += 1
     let qualifiedName = try readName()
     var written: [(name: String, value: String)] = []
+    var seen = Set<String>()
     var isEmpty = false
     while true {
       let spaced = skipSpaces()
@@ -141,21 +141,21 @@ public struct XMLReader {
       index += 1
       skipSpaces()
       let value = try readAttributeValue()
-      if written.contains(where: { $0.name == name }) { throw fail(.duplicateAttribute) }
+      // A set once a tag has many: a hostile tag of 100,000 attributes must not take 10^10 comparisons.
+      if written.count < 8 ? written.contains(where: { $0.name == name }) : !seen.insert(name).inserted {
+        throw fail(.duplicateAttribute)
+      }
+      if written.count == 7 { seen = Set(written.map(\.name) + [name]) }
       written.append((name, value))
     }
     guard open.count < Self.maximumDepth else { throw fail(.tooDeep) }
 
-    var declared = 0
+    var declared: [String] = []
     var attributes = Attributes()
-    for (name, value) in written {
-      if name == "xmlns" {
-        declarations.append(("", value))
-        declared += 1
-      } else if name.hasPrefix("xmlns:") {
-        declarations.append((String(name.dropFirst(6)), value))
-        declared += 1
-      }
+    for (name, value) in written where name == "xmlns" || name.hasPrefix("xmlns:") {
+      let prefix = name == "xmlns" ? "" : String(name.dropFirst(6))
+      namespaces[prefix, default: []].append(value)
+      declared.append(prefix)
     }
     open.append((Name(namespace: "", localName: "", qualifiedName: qualifiedName), declared))
     for (name, value) in written where name != "xmlns" && !name.hasPrefix("xmlns:") {
@@ -186,8 +186,9 @@ public struct XMLReader {
 
   /// Leaves the innermost element, and its namespace declarations.
   private mutating func close() {
-    let closed = open.removeLast()
-    declarations.removeLast(closed.declarations)
+    for prefix in open.removeLast().declared {
+      namespaces[prefix]?.removeLast()
+    }
   }
 
   /// The namespace and local name of a qualified name, from the declarations in scope.
@@ -202,7 +203,7 @@ public struct XMLReader {
   }
 
   private func namespace(of prefix: String) -> String? {
-    declarations.last(where: { $0.prefix == prefix })?.uri
+    namespaces[prefix]?.last
   }
 
   /// `<?target data?>`; the XML declaration only at the very start.

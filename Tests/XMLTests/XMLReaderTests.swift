@@ -139,6 +139,27 @@ final class XMLReaderTests: XCTestCase {
     XCTAssertNil(failure(allowed))
   }
 
+  /// A hostile tag's thousands of attributes or namespace declarations cost no more than their bytes: a
+  /// repeated name is still found among many, and a prefix resolves among thousands.
+  func testManyAttributesAndDeclarations() throws {
+    let names = (0..<20_000).map { "a\($0)" }
+    let many = "<e " + names.map { "\($0)=\"\($0)\"" }.joined(separator: " ") + "/>"
+    guard case .start(_, let attributes) = try events(many).first else { return XCTFail("no start") }
+    XCTAssertEqual(attributes.names.count, 20_000)
+    XCTAssertEqual(attributes["a19999"], "a19999")
+    for count in [3, 9, 30] {
+      let repeated = "<e " + names.prefix(count).map { "\($0)='1'" }.joined(separator: " ") + " a2='2'/>"
+      XCTAssertEqual(failure(repeated), XMLError(.duplicateAttribute, line: 1), "\(count) attributes")
+    }
+    let declarations = (0..<10_000).map { "xmlns:p\($0)=\"urn:\($0)\"" }.joined(separator: " ")
+    let starts = try events("<r \(declarations)><p9999:x/><p0:y xmlns:p0='urn:inner'/><p0:z/></r>")
+      .compactMap { event -> String? in
+        guard case .start(let name, _) = event else { return nil }
+        return "\(name.localName) \(name.namespace)"
+      }
+    XCTAssertEqual(starts, ["r ", "x urn:9999", "y urn:inner", "z urn:0"])
+  }
+
   func testAnEmptyDocumentHasNoEvents() throws {
     XCTAssertEqual(try events(""), [])
     XCTAssertEqual(try events("<?xml version='1.0'?>\n<!-- nothing -->\n"), [])
