@@ -33,6 +33,9 @@ static inline void refill(bit_reader *reader) {
   if (reader->next + 8 <= reader->size) {
     uint64_t word;
     memcpy(&word, reader->data + reader->next, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    word = __builtin_bswap64(word); /* deflate packs bits from the first byte's lowest */
+#endif
     reader->buffer |= word << reader->count;
     reader->next += (63 - reader->count) >> 3;
     reader->count |= 56;

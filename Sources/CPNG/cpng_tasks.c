@@ -1,5 +1,11 @@
 #include "cpng_internal.h"
+#include <stdatomic.h>
 #include <unistd.h>
+
+/* Helper threads running in the whole process. Renders in parallel (a batch) each encode; together they
+   start no more helpers than the machine has cores beside them. Which thread deflates which piece never
+   changes the bytes. */
+static atomic_int running_helpers;
 
 void task_queue_init(task_queue *queue, uint32_t count) {
   queue->next = 0;
@@ -31,10 +37,19 @@ void run_on_cores(void *(*worker)(void *), void *job, uint32_t tasks) {
   pthread_t helpers[MAXIMUM_THREADS];
   uint32_t started = 0;
   for (; started + 1 < threads; started++) {
-    if (pthread_create(&helpers[started], NULL, worker, job) != 0) break;
+    /* A helper only while the process's helpers leave a core for each thread that called in. */
+    if (atomic_fetch_add(&running_helpers, 1) + 1 > (int)threads - 1) {
+      atomic_fetch_sub(&running_helpers, 1);
+      break;
+    }
+    if (pthread_create(&helpers[started], NULL, worker, job) != 0) {
+      atomic_fetch_sub(&running_helpers, 1);
+      break;
+    }
   }
   worker(job);
   for (uint32_t index = 0; index < started; index++) pthread_join(helpers[index], NULL);
+  atomic_fetch_sub(&running_helpers, (int)started);
 }
 
 unsigned char zlib_header_flags(int level) {

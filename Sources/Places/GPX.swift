@@ -13,7 +13,9 @@ import XML
 /// locality, State → administrativeArea, PostalCode, Country. Everything else (elevation, symbols, links,
 /// other extensions) is ignored. Tracks (`trk`) and routes (`rte`) become `Track`s (`GPXTrackReader`).
 /// Errors and warnings name the line of the element (for a start tag written over several lines, the line
-/// it ends on). The XML is read by `XMLReader` (UTF-8; ISO-8859-1 when the declaration says so).
+/// it ends on). The XML is read by `XMLReader` (UTF-8; ISO-8859-1 when the declaration says so). Entities
+/// a DOCTYPE declares are not expanded (a reference to one is an error): only XML's five and character
+/// references are read, so no file can make mymap expand or fetch anything.
 ///
 /// Writing: GPX 1.1, UTF-8, `creator="mymap"`, no timestamps but the places' dates; the id, placemark and
 /// photo in mymap's extensions, so reading the file back gives the same places. Text is escaped; characters
@@ -26,21 +28,24 @@ enum GPX {
   static let mymapNamespace = "urn:mymap:gpx:1"
   static let garminNamespace = "http://www.garmin.com/xmlschemas/GpxExtensions/v3"
 
-  /// Reads the XML that starts at byte `start` of `data` (after any byte order mark and white space: XML
+  /// Reads the XML that starts at byte `start` of `bytes` (after any byte order mark and white space: XML
   /// allows nothing before `<?xml`, but a blank line there is a common slip of programs that write GPX).
   /// Lines before `start` still count in messages.
-  static func decode(_ data: Data, from start: Int, file: String) throws(LocationsFileError) -> LocationSet {
-    let skippedLines = data.prefix(start).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-    let content = data[(data.startIndex + start)...]
+  static func decode(_ bytes: [UInt8], from start: Int, file: String) throws(LocationsFileError)
+    -> LocationSet
+  {
+    let skippedLines = XMLPreflight.lines(in: bytes[..<start])
+    let content = bytes[start...]
     if let (offset, message) = XMLPreflight.problem(in: content) {
-      let line = content.prefix(offset).reduce(skippedLines + 1) { $0 + ($1 == 0x0A ? 1 : 0) }
+      let line = skippedLines + 1 + XMLPreflight.lines(in: content.prefix(offset))
       throw .invalidLine(file: file, line: line, message: message)
     }
     let reader = Reader(file: file, lineOffset: skippedLines)
     let latin1 = XMLPreflight.declaredEncoding(content).map {
       XMLPreflight.latin1Encodings.contains($0.lowercased())
     }
-    var xml = XMLReader(latin1 == true ? XMLPreflight.utf8(fromLatin1: content) : [UInt8](content))
+    var xml =
+      latin1 == true ? XMLReader(XMLPreflight.utf8(fromLatin1: content)) : XMLReader(bytes, from: start)
     do throws(XMLError) {
       while reader.failure == nil, let event = try xml.next() {
         switch event {

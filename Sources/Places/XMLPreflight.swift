@@ -16,7 +16,7 @@ enum XMLPreflight {
   static let latin1Encodings: Set<String> = ["iso-8859-1", "iso_8859-1", "latin1", "latin-1"]
 
   /// The first problem in `bytes`: its byte offset (from `bytes.startIndex`) and what to tell the user.
-  static func problem(in bytes: Data) -> (offset: Int, message: String)? {
+  static func problem(in bytes: ArraySlice<UInt8>) -> (offset: Int, message: String)? {
     if let encoding = declaredEncoding(bytes), !readableEncodings.contains(encoding.lowercased()) {
       return (
         0,
@@ -38,7 +38,7 @@ enum XMLPreflight {
 
   /// The encoding the declaration at the start of `bytes` names, as written; nil when there is no
   /// declaration or it names none. However long the declaration, only its bytes are looked at.
-  static func declaredEncoding(_ bytes: Data) -> String? {
+  static func declaredEncoding(_ bytes: ArraySlice<UInt8>) -> String? {
     guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
     // The declaration ends at `?>`; a damaged one at the next `<` or NUL.
     var end = bytes.startIndex + 5
@@ -58,8 +58,20 @@ enum XMLPreflight {
     return String(decoding: value[value.index(after: value.startIndex)..<close], as: UTF8.self)
   }
 
+  /// The line ends in `bytes`: a line feed, a carriage return, and the two together each end a line, as
+  /// `XMLReader` counts them.
+  static func lines(in bytes: ArraySlice<UInt8>) -> Int {
+    var count = 0
+    var previous: UInt8 = 0
+    for byte in bytes {
+      if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { count += 1 }
+      previous = byte
+    }
+    return count
+  }
+
   /// ISO-8859-1 text as UTF-8: each byte is the code point of the same number.
-  static func utf8(fromLatin1 bytes: Data) -> [UInt8] {
+  static func utf8(fromLatin1 bytes: ArraySlice<UInt8>) -> [UInt8] {
     var utf8: [UInt8] = []
     utf8.reserveCapacity(bytes.count)
     for byte in bytes {

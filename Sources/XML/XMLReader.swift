@@ -48,8 +48,11 @@ public struct XMLReader {
   public static let maximumDepth = 256
 
   private let bytes: [UInt8]
-  private var index = 0
-  /// The line of `index`, from 1 (counting line feeds).
+  /// Where the document starts in `bytes`.
+  private let origin: Int
+  private var index: Int
+  /// The line of `index`, from 1 at `origin` (a line feed, a carriage return and the two together each end
+  /// a line).
   public private(set) var line = 1
   /// Open elements, outermost first, each with the prefixes it declared.
   private var open: [(name: Name, declared: [String])] = []
@@ -60,9 +63,11 @@ public struct XMLReader {
   /// The end of an empty-element tag, given out by the next call.
   private var pendingEnd: Name?
 
-  /// A reader of `bytes` (UTF-8, any byte order mark already left out).
-  public init(_ bytes: [UInt8]) {
+  /// A reader of the document that starts at `start` in `bytes` (UTF-8, any byte order mark before it).
+  public init(_ bytes: [UInt8], from start: Int = 0) {
     self.bytes = bytes
+    origin = min(max(start, 0), bytes.count)
+    index = origin
   }
 
   /// The next event, or nil at the end of a well-formed document.
@@ -208,10 +213,10 @@ public struct XMLReader {
 
   /// `<?target data?>`; the XML declaration only at the very start.
   private mutating func skipProcessingInstruction() throws(XMLError) {
-    let start = index
+    let opening = index
     index += 2
     let target = try readName()
-    if target.lowercased() == "xml" && start != 0 { throw fail(.misplacedDeclaration) }
+    if target.lowercased() == "xml" && opening != origin { throw fail(.misplacedDeclaration) }
     try skip(past: "?>")
   }
 
@@ -365,8 +370,8 @@ public struct XMLReader {
   {
     switch byte {
     case 0x0D:
-      index += 1
-      if index < bytes.count && bytes[index] == 0x0A { advance() }
+      advance()
+      if index < bytes.count && bytes[index] == 0x0A { index += 1 }
       text.append(spaces ? 0x20 : 0x0A)
     case 0x0A:
       advance()
@@ -484,9 +489,10 @@ public struct XMLReader {
     return index > start
   }
 
-  /// Moves past one byte, counting lines.
+  /// Moves past one byte, counting lines: a line feed not after a carriage return, and a carriage return.
   private mutating func advance() {
-    if bytes[index] == 0x0A { line += 1 }
+    let byte = bytes[index]
+    if byte == 0x0D || (byte == 0x0A && (index == origin || bytes[index - 1] != 0x0D)) { line += 1 }
     index += 1
   }
 

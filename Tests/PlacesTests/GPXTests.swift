@@ -188,6 +188,14 @@ final class GPXTests: XCTestCase {
     )
   }
 
+  func testErrorsNameTheLineWhateverTheLineEnds() {
+    for end in ["\n", "\r", "\r\n"] {
+      let text = ["<gpx>", "<wpt lat=\"1\" lon=\"1\"/>", "<wpt lat=\"91\" lon=\"1\"/></gpx>"].joined(
+        separator: end)
+      XCTAssertEqual(errorLine(end + text, name: "w.gpx"), "w.gpx:4: wpt lat 91 is outside -90…90")
+    }
+  }
+
   func testTruncatedFile() {
     XCTAssertEqual(
       errorLine("<gpx>\n<wpt lat=\"1\" lon=\"2\">\n<name>x</name>", name: "walk.gpx"),

@@ -75,13 +75,26 @@ final class XMLReaderTests: XCTestCase {
   }
 
   func testLinesCountFromOne() throws {
-    var reader = XMLReader(Array("<a>\n<b\nc='1'>\n</b></a>".utf8))
-    var lines: [Int] = []
-    while let event = try reader.next() {
-      if case .text = event { continue }
-      lines.append(reader.line)
+    // Line feeds, carriage returns (old Mac files) and the two together each end a line, in text, tags,
+    // attribute values and comments alike.
+    for end in ["\n", "\r", "\r\n"] {
+      let text = "<a>\(end)<b\(end)c='1\(end)2'>x\(end)<!--\(end)-->\(end)</b></a>"
+      var reader = XMLReader(Array(text.utf8))
+      var lines: [Int] = []
+      while let event = try reader.next() {
+        if case .text = event { continue }
+        lines.append(reader.line)
+      }
+      XCTAssertEqual(lines, [1, 4, 7, 7], "\(Array(end.unicodeScalars))")
     }
-    XCTAssertEqual(lines, [1, 3, 4, 4])
+    XCTAssertEqual(failure("<a>\r\r<b></a>"), XMLError(.mismatchedClosingTag, line: 3))
+  }
+
+  func testADocumentStartingPartWayIntoItsBytes() throws {
+    let bytes = Array("\u{FEFF}\n <?xml version='1.0'?><a/>".utf8)
+    var reader = XMLReader(bytes, from: 5)
+    XCTAssertEqual(try reader.next(), .start(name("", "a"), attributes: [:]))
+    XCTAssertEqual(reader.line, 1)
   }
 
   func testEachBrokenDocumentNamesItsProblemAndLine() {
