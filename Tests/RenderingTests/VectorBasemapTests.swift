@@ -50,29 +50,35 @@ final class VectorBasemapTests: XCTestCase {
 
   // MARK: Bands and windows
 
-  /// In an image the geometry is drawn in four bands on every core, each band only the parts that reach
-  /// into it: the same pixels as one drawing (the dashed state borders and the land's one fill included),
-  /// on the real basemap's Europe at zoom 5, thousands of small parts on every band edge.
+  /// In an image the geometry and the names' dots and halos are drawn in four bands on every core, each
+  /// band only what reaches into it: the same pixels as one drawing (the dashed state borders, the land's
+  /// one fill and the halos included), on the real basemap's Europe at zoom 5, thousands of small parts on
+  /// every band edge, at scales 1 and 2.
   func testTheGeometryDrawnInBandsIsTheOneDrawingsPixels() throws {
     let data = try BasemapData(path: RepositoryPaths.root.appendingPathComponent("Data/basemap.sqlite").path)
-    let camera = Camera(
-      center: Coordinate(latitude: 48, longitude: 10), zoom: 5, size: PixelSize(width: 500, height: 400),
-      scale: 1)
-    let drawn = try layer(camera, source: data)
-    XCTAssertGreaterThan(drawn.stateBorders.count, 500, "dashed lines to check")
-    XCTAssertEqual(BandedDrawing.bands(pixelHeight: 400, minimumRows: 100).count, 4)
-    func image(bands: [Range<Int>]?) throws -> [UInt8] {
-      let canvas = try Canvas(format: .png, pixelWidth: 500, pixelHeight: 400, scale: 1)
-      drawn.draw(on: canvas, bands: bands)
-      return try PNGCodec.decode(try canvas.finish()).rgba
+    for scale in [1.0, 2.0] {
+      let camera = Camera(
+        center: Coordinate(latitude: 48, longitude: 10), zoom: 5, size: PixelSize(width: 500, height: 400),
+        scale: scale)
+      let drawn = try layer(camera, source: data)
+      XCTAssertGreaterThan(drawn.stateBorders.count, 500, "dashed lines to check")
+      XCTAssertGreaterThan(drawn.labels.entries.count, 5, "names to check")
+      let height = Int(400 * scale)
+      XCTAssertEqual(BandedDrawing.bands(pixelHeight: height, minimumRows: 100).count, 4)
+      func image(bands: [Range<Int>]?) throws -> [UInt8] {
+        let canvas = try Canvas(format: .png, pixelWidth: Int(500 * scale), pixelHeight: height, scale: scale)
+        drawn.draw(on: canvas, bands: bands)
+        return try PNGCodec.decode(try canvas.finish()).rgba
+      }
+      let (banded, whole) = (try image(bands: nil), try image(bands: [0..<height]))
+      XCTAssertEqual(banded.count, whole.count)
+      let differing = stride(from: 0, to: min(banded.count, whole.count), by: 4).filter {
+        banded[$0..<$0 + 4] != whole[$0..<$0 + 4]
+      }
+      XCTAssertEqual(
+        differing.count, 0,
+        "scale \(scale): pixels that differ, the first at \(differing.first.map { $0 / 4 } ?? 0)")
     }
-    let (banded, whole) = (try image(bands: nil), try image(bands: [0..<400]))
-    XCTAssertEqual(banded.count, whole.count)
-    let differing = stride(from: 0, to: min(banded.count, whole.count), by: 4).filter {
-      banded[$0..<$0 + 4] != whole[$0..<$0 + 4]
-    }
-    XCTAssertEqual(
-      differing.count, 0, "pixels that differ, the first at \(differing.first.map { $0 / 4 } ?? 0)")
   }
 
   func testTheBandFollowsTheZoomWhateverTheScale() {

@@ -10,21 +10,99 @@ extension VectorBasemapLayer {
   private var riverWidth: Double { min(max(1 + 0.2 * (zoom - 5), 1), 2) }
 
   /// Paints the sea, land, lakes, rivers, coastline, borders and names, in that order: in an image the
-  /// geometry in horizontal bands on every core (`BandedDrawing`; `bands` overrides its rows), the names
-  /// (Pango, one thread) over the whole canvas after.
+  /// geometry and the names' dots and halos in horizontal bands on every core (`BandedDrawing`; `bands`
+  /// overrides its rows), the names' text (Pango, one thread) over the whole canvas after.
   func draw(on canvas: Canvas, bands: [Range<Int>]? = nil) {
     let geometry = BandGeometry(self)
+    let halos = LabelHalos(self, canvas: canvas)
+    defer { halos.release() }
     // Each band draws only its parts of the geometry, so bands cost little: four even ones from 400 rows.
     let rows = bands ?? BandedDrawing.bands(pixelHeight: canvas.pixelHeight, minimumRows: 100)
     BandedDrawing.draw(on: canvas, rows: rows) { band, drawn in
       self.drawGeometry(geometry, on: band, drawn: drawn)
+      self.drawDotsAndHalos(halos, on: band, drawn: drawn)
     }
+    drawLabelText(canvas)
+  }
+
+  /// The names' dots and halos, made on the one thread that may use Pango: each halo is the outline of a
+  /// line of text (`TextLayout.addPath`) copied out of Cairo, with its bounds, so that the bands can stroke
+  /// those that reach into them. Halos and dots go before every name's text; names never overlap one
+  /// another, so that is the same picture as each name drawn whole in turn. Unchecked: the bands only read
+  /// the copied paths, which `release` frees once they are drawn.
+  private struct LabelHalos: @unchecked Sendable {
+    struct Mark {
+      var dot: PixelRect?
+      var halos: [(path: UnsafeMutablePointer<cairo_path_t>, bounds: PixelRect)]
+    }
+
+    let marks: [Mark]
+
+    init(_ layer: VectorBasemapLayer, canvas: Canvas) {
+      let cr = canvas.context
+      let haloWidth = layer.style.labelHaloWidth
+      var marks: [Mark] = []
+      for entry in layer.labels.entries {
+        var mark = Mark(dot: entry.label.dot, halos: [])
+        var y = entry.label.text.minY
+        for line in entry.lines {
+          let origin = PixelPoint(x: entry.label.text.midX - line.size.width / 2, y: y)
+          y += line.size.height
+          guard haloWidth > 0 else { continue }
+          cairo_new_path(cr)
+          line.addPath(at: origin, in: cr)
+          var (left, top, right, bottom) = (0.0, 0.0, 0.0, 0.0)
+          cairo_path_extents(cr, &left, &top, &right, &bottom)
+          if let path = cairo_copy_path(cr) {
+            mark.halos.append(
+              (path, PixelRect(x: left, y: top, width: right - left, height: bottom - top)))
+          }
+          cairo_new_path(cr)
+        }
+        marks.append(mark)
+      }
+      self.marks = marks
+    }
+
+    func release() {
+      for mark in marks { for halo in mark.halos { cairo_path_destroy(halo.path) } }
+    }
+  }
+
+  /// The names' dots and halos that reach into `drawn` (points), in the names' order. Runs on several
+  /// threads at once, one band each: it only reads.
+  private func drawDotsAndHalos(_ halos: LabelHalos, on canvas: Canvas, drawn: PixelRect) {
     let cr = canvas.context
+    let haloWidth = style.labelHaloWidth
+    // Past a mark's bounds: half its stroke, and its antialiased edge.
+    let reach = drawn.insetBy(dx: -(haloWidth + 2), dy: -(haloWidth + 2))
     cairo_save(cr)
-    // Round joins and ends for the names' halos.
+    // Round joins and ends for the halos.
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-    drawLabels(canvas)
+    for mark in halos.marks {
+      if let dot = mark.dot {
+        let radius = style.cityDotRadius
+        let bounds = PixelRect(
+          x: dot.midX - radius, y: dot.midY - radius, width: 2 * radius, height: 2 * radius)
+        if bounds.intersects(reach) {
+          cairo_new_path(cr)
+          cairo_arc(cr, dot.midX, dot.midY, radius, 0, 2 * .pi)
+          canvas.drawing.setColor(style.cityDot)
+          cairo_fill_preserve(cr)
+          canvas.drawing.setColor(style.labelHalo)
+          cairo_set_line_width(cr, 1)
+          cairo_stroke(cr)
+        }
+      }
+      for halo in mark.halos where halo.bounds.intersects(reach) {
+        cairo_new_path(cr)
+        cairo_append_path(cr, halo.path)
+        canvas.drawing.setColor(style.labelHalo)
+        cairo_set_line_width(cr, 2 * haloWidth)
+        cairo_stroke(cr)
+      }
+    }
     cairo_restore(cr)
   }
 
@@ -132,32 +210,15 @@ extension VectorBasemapLayer {
     if dashed { cairo_set_dash(cr, nil, 0, 0) }
   }
 
-  private func drawLabels(_ canvas: Canvas) {
+  /// The names' text, over their halos.
+  private func drawLabelText(_ canvas: Canvas) {
     let cr = canvas.context
-    let halo = style.labelHaloWidth
     for entry in labels.entries {
-      if let dot = entry.label.dot {
-        let radius = style.cityDotRadius
-        cairo_new_path(cr)
-        cairo_arc(cr, dot.midX, dot.midY, radius, 0, 2 * .pi)
-        canvas.drawing.setColor(style.cityDot)
-        cairo_fill_preserve(cr)
-        canvas.drawing.setColor(style.labelHalo)
-        cairo_set_line_width(cr, 1)
-        cairo_stroke(cr)
-      }
       var y = entry.label.text.minY
       let color = entry.kind == .country || labels.isAreaZoom ? style.countryLabel : style.cityLabel
       for line in entry.lines {
         // Each line centred in the block.
         let origin = PixelPoint(x: entry.label.text.midX - line.size.width / 2, y: y)
-        if halo > 0 {
-          cairo_new_path(cr)
-          line.addPath(at: origin, in: cr)
-          canvas.drawing.setColor(style.labelHalo)
-          cairo_set_line_width(cr, 2 * halo)
-          cairo_stroke(cr)
-        }
         cairo_new_path(cr)
         canvas.drawing.setColor(color)
         line.draw(at: origin, in: cr)
