@@ -21,7 +21,7 @@ typedef struct {
   /* Per band, filled by whichever thread deflates it. */
   unsigned char **pieces;
   size_t *piece_sizes;
-  uLong *sums;
+  uint32_t *sums;
   size_t *lengths;
   task_queue tasks;
 } band_job;
@@ -34,7 +34,7 @@ static int deflate_band(band_job *job, uint32_t band, unsigned char *rows, unsig
   const uint32_t last = first + job->rows_per_band < job->height ? first + job->rows_per_band : job->height;
   const size_t length = row_bytes * (last - first);
   filter_rows(job->pixels, job->width, job->stride, job->opaque, job->filter, first, last, rows, filtered);
-  job->sums[band] = adler32(adler32(0, NULL, 0), filtered, (uInt)length);
+  job->sums[band] = (uint32_t)adler32(adler32(0, NULL, 0), filtered, (uInt)length);
   job->lengths[band] = length;
 
   z_stream stream;
@@ -116,20 +116,10 @@ int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height
   run_on_cores(band_worker, &job, job.bands);
   if (job.tasks.failed) goto done;
 
-  size_t stream_size = 2 + 4;
-  for (uint32_t band = 0; band < job.bands; band++) stream_size += job.piece_sizes[band];
-  stream = malloc(stream_size);
+  size_t stream_size = 0;
+  stream = join_zlib_pieces(job.pieces, job.piece_sizes, job.sums, job.lengths, job.bands, job.level,
+                            &stream_size);
   if (!stream) goto done;
-  stream[0] = 0x78; /* deflate, 32 KiB window */
-  stream[1] = zlib_header_flags(job.level);
-  size_t offset = 2;
-  uLong sum = adler32(0, NULL, 0);
-  for (uint32_t band = 0; band < job.bands; band++) {
-    memcpy(stream + offset, job.pieces[band], job.piece_sizes[band]);
-    offset += job.piece_sizes[band];
-    sum = adler32_combine(sum, job.sums[band], (z_off_t)job.lengths[band]);
-  }
-  put_be32(stream + offset, (uint32_t)sum);
   status = write_png(width, height, opaque, stream, stream_size, png_out, png_size);
 done:
   if (status != 0 && error && error_size > 0) snprintf(error, error_size, "%s", "PNG compression failed");

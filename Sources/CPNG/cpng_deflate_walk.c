@@ -193,8 +193,10 @@ static int skip_symbols(bit_reader *reader, const huffman_code *literals, const 
   }
 }
 
-int deflate_final_block(const unsigned char *stream, size_t size, void *room, size_t *header_bit,
-                        size_t *end_bit) {
+/* Where a raw deflate stream's final block's header bit is and the bit just after its end-of-block code.
+   Returns 0, or -1 when `stream` is not a whole deflate stream. */
+static int deflate_final_block(const unsigned char *stream, size_t size, void *room, size_t *header_bit,
+                               size_t *end_bit) {
   bit_reader reader = {stream, size, 0, 0, 0};
   huffman_code *literals = room, *distances = literals + 1;
   for (;;) {

@@ -59,10 +59,10 @@ int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height
                     int opaque, int filter, unsigned char **png_out, size_t *png_size, char *error,
                     size_t error_size);
 
-/* Deflates the whole filtered image (`filtered_size` bytes at `filtered`, every row's filter byte and
-   bytes) into a zlib stream by libdeflate at `level`: in pieces of about `piece_bytes`, on all cores at once,
-   when there are two or more (cpng_pieces.c). The pieces depend on the image alone. Returns the stream
-   (release with free) and its size in `stream_size`, or NULL when out of memory. */
+/* Filters the image's rows (`filter`) and deflates them into a zlib stream by libdeflate at `level`: in
+   pieces of about `piece_bytes` of filtered rows, on all cores at once, when there are two or more
+   (cpng_pieces.c). The pieces depend on the image alone. Returns the stream (release with free) and its
+   size in `stream_size`, or NULL when out of memory. */
 unsigned char *deflate_in_pieces(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
                                  int opaque, int filter, int level, size_t piece_bytes, size_t *stream_size);
 
@@ -82,19 +82,19 @@ void fail_tasks(task_queue *queue);
    included, and returns when all have. */
 void run_on_cores(void *(*worker)(void *), void *job, uint32_t tasks);
 
-/* The zlib header's second byte for `level` (its "how hard" bits are only informative). */
-unsigned char zlib_header_flags(int level);
+/* One zlib stream of `count` raw deflate pieces laid end to end (each but the last ended on a byte, not
+   final), behind a header for `level`, with the Adler-32 `sums` of the pieces' `lengths` of data combined
+   (cpng_zlib_join.c). Returns the stream (release with free) and its size, or NULL when out of memory. */
+unsigned char *join_zlib_pieces(unsigned char *const *pieces, const size_t *sizes, const uint32_t *sums,
+                                const size_t *lengths, uint32_t count, int level, size_t *stream_size);
 
-/* Where a raw deflate stream's final block's header bit is and the bit just after its end-of-block code
-   (cpng_deflate_walk.c). `room` is deflate_walk_room() bytes of scratch. Returns 0, or -1 when `stream` is
-   not a whole deflate stream. */
-int deflate_final_block(const unsigned char *stream, size_t size, void *room, size_t *header_bit,
-                        size_t *end_bit);
+/* The bytes of scratch `deflate_continue_after` needs (cpng_deflate_walk.c). */
 size_t deflate_walk_room(void);
 
 /* Turns a raw deflate stream (`size` bytes at `stream`, with room for 5 more) into one that goes on: its
-   final block made not final, then an empty stored block to end it on a byte, as a zlib sync flush does,
-   so another stream can follow it. Returns the new size, or 0 when the stream cannot be walked. */
+   final block, found by walking its blocks, made not final, then an empty stored block to end it on a
+   byte, as a zlib sync flush does, so another stream can follow it. `room` is deflate_walk_room() bytes
+   of scratch. Returns the new size, or 0 when the stream cannot be walked. */
 size_t deflate_continue_after(unsigned char *stream, size_t size, void *room);
 
 #endif

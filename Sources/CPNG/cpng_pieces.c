@@ -1,7 +1,5 @@
 #include "cpng_internal.h"
 #include <libdeflate.h>
-#include <string.h>
-#include <zlib.h>
 
 /* libdeflate is the fastest deflate there is, but one call is one core, and it cannot flush: each stream
    it makes ends in a final block. So the filtered rows are cut into pieces of whole rows, each filtered and
@@ -84,14 +82,14 @@ static unsigned char *deflate_whole(const unsigned char *pixels, uint32_t width,
   unsigned char *rows = malloc(row_bytes * 2);
   struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
   const size_t bound = compressor ? libdeflate_zlib_compress_bound(compressor, filtered_size) : 0;
-  unsigned char *stream = bound ? malloc(bound) : NULL;
-  if (filtered && rows && stream) {
+  unsigned char *stream = filtered && rows && bound ? malloc(bound) : NULL;
+  if (stream) {
     filter_rows(pixels, width, stride, opaque, filter, 0, height, rows, filtered);
     *stream_size = libdeflate_zlib_compress(compressor, filtered, filtered_size, stream, bound);
-  }
-  if (!filtered || !rows || (stream && *stream_size == 0)) {
-    free(stream);
-    stream = NULL;
+    if (*stream_size == 0) {
+      free(stream);
+      stream = NULL;
+    }
   }
   free(filtered);
   free(rows);
@@ -126,21 +124,9 @@ unsigned char *deflate_in_pieces(const unsigned char *pixels, uint32_t width, ui
   if (job->filtered) {
     run_on_cores(piece_worker, job, job->pieces);
     /* A failed piece (out of memory, or a stream the walk does not follow) fails the image. */
-    size_t size = 2 + 4;
-    for (uint32_t piece = 0; piece < job->pieces; piece++) size += job->output_sizes[piece];
-    stream = job->tasks.failed ? NULL : malloc(size);
-    if (stream) {
-      stream[0] = 0x78; /* deflate, 32 KiB window */
-      stream[1] = zlib_header_flags(level);
-      size_t offset = 2;
-      uLong sum = adler32(0, NULL, 0);
-      for (uint32_t piece = 0; piece < job->pieces; piece++) {
-        memcpy(stream + offset, job->outputs[piece], job->output_sizes[piece]);
-        offset += job->output_sizes[piece];
-        sum = adler32_combine(sum, job->sums[piece], (z_off_t)job->lengths[piece]);
-      }
-      put_be32(stream + offset, (uint32_t)sum);
-      *stream_size = size;
+    if (!job->tasks.failed) {
+      stream = join_zlib_pieces(job->outputs, job->output_sizes, job->sums, job->lengths, job->pieces, level,
+                                stream_size);
     }
   }
   for (uint32_t piece = 0; piece < job->pieces; piece++) free(job->outputs[piece]);

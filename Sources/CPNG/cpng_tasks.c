@@ -51,9 +51,3 @@ void run_on_cores(void *(*worker)(void *), void *job, uint32_t tasks) {
   for (uint32_t index = 0; index < started; index++) pthread_join(helpers[index], NULL);
   atomic_fetch_sub(&running_helpers, (int)started);
 }
-
-unsigned char zlib_header_flags(int level) {
-  const unsigned level_bits = level <= 1 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
-  const unsigned flags = level_bits << 6;
-  return (unsigned char)(flags + (31 - (0x78 * 256 + flags) % 31) % 31);
-}

@@ -70,7 +70,7 @@ public enum PNGCodec {
   /// image does not need a second copy of its pixels in memory (1200×800 at scale 3 still fits).
   public static let maximumBufferedBytes = 32 << 20
   /// Buffered images are deflated in pieces of about this many bytes of filtered rows, on all cores at
-  /// once (a 1200×800 map in 14 pieces): small enough that two or four cores get even shares, large enough
+  /// once (an opaque 1200×800 map in 10 pieces): small enough that two or four cores get even shares, large enough
   /// that a piece's fresh window costs well under 1 % of the file.
   public static let defaultPieceBytes = 256 << 10
 

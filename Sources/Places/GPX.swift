@@ -34,10 +34,10 @@ enum GPX {
   static func decode(_ bytes: [UInt8], from start: Int, file: String) throws(LocationsFileError)
     -> LocationSet
   {
-    let skippedLines = XMLPreflight.lines(in: bytes[..<start])
+    let skippedLines = XMLReader.lineEnds(in: bytes[..<start])
     let content = bytes[start...]
     if let (offset, message) = XMLPreflight.problem(in: content) {
-      let line = skippedLines + 1 + XMLPreflight.lines(in: content.prefix(offset))
+      let line = skippedLines + 1 + XMLReader.lineEnds(in: content.prefix(offset))
       throw .invalidLine(file: file, line: line, message: message)
     }
     let reader = Reader(file: file, lineOffset: skippedLines)

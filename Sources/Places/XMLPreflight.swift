@@ -58,18 +58,6 @@ enum XMLPreflight {
     return String(decoding: value[value.index(after: value.startIndex)..<close], as: UTF8.self)
   }
 
-  /// The line ends in `bytes`: a line feed, a carriage return, and the two together each end a line, as
-  /// `XMLReader` counts them.
-  static func lines(in bytes: ArraySlice<UInt8>) -> Int {
-    var count = 0
-    var previous: UInt8 = 0
-    for byte in bytes {
-      if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { count += 1 }
-      previous = byte
-    }
-    return count
-  }
-
   /// ISO-8859-1 text as UTF-8: each byte is the code point of the same number.
   static func utf8(fromLatin1 bytes: ArraySlice<UInt8>) -> [UInt8] {
     var utf8: [UInt8] = []

@@ -162,7 +162,6 @@ public struct XMLReader {
       namespaces[prefix, default: []].append(value)
       declared.append(prefix)
     }
-    open.append((Name(namespace: "", localName: "", qualifiedName: qualifiedName), declared))
     for (name, value) in written where name != "xmlns" && !name.hasPrefix("xmlns:") {
       if let colon = name.firstIndex(of: ":"), namespace(of: String(name[..<colon])) == nil {
         throw fail(.undeclaredPrefix)
@@ -170,7 +169,7 @@ public struct XMLReader {
       attributes.append(name, value)
     }
     let element = try resolve(qualifiedName)
-    open[open.count - 1].name = element
+    open.append((element, declared))
     sawRoot = true
     if isEmpty { pendingEnd = element }
     return .start(element, attributes: attributes)
@@ -489,11 +488,26 @@ public struct XMLReader {
     return index > start
   }
 
-  /// Moves past one byte, counting lines: a line feed not after a carriage return, and a carriage return.
+  /// Moves past one byte, counting lines.
   private mutating func advance() {
-    let byte = bytes[index]
-    if byte == 0x0D || (byte == 0x0A && (index == origin || bytes[index - 1] != 0x0D)) { line += 1 }
+    if Self.endsLine(bytes[index], after: index == origin ? 0 : bytes[index - 1]) { line += 1 }
     index += 1
+  }
+
+  /// Whether `byte` (after `previous`) ends a line: a carriage return, or a line feed not after one.
+  private static func endsLine(_ byte: UInt8, after previous: UInt8) -> Bool {
+    byte == 0x0D || (byte == 0x0A && previous != 0x0D)
+  }
+
+  /// The lines `bytes` end, counted as the reader counts them (for text before or beside a document).
+  public static func lineEnds(in bytes: ArraySlice<UInt8>) -> Int {
+    var count = 0
+    var previous: UInt8 = 0
+    for byte in bytes {
+      if endsLine(byte, after: previous) { count += 1 }
+      previous = byte
+    }
+    return count
   }
 
   private func starts(with prefix: StaticString) -> Bool {

@@ -26,6 +26,15 @@ struct BasemapLabels {
     var kind: BasemapLabel.Kind
     var text: String
     var lines: [TextLayout]
+
+    /// Each line with its top-left corner (points): centred in the block, one under another.
+    var placedLines: [(line: TextLayout, origin: PixelPoint)] {
+      var y = label.text.minY
+      return lines.map { line in
+        defer { y += line.size.height }
+        return (line, PixelPoint(x: label.text.midX - line.size.width / 2, y: y))
+      }
+    }
   }
 
   let zoom: Double

@@ -44,11 +44,7 @@ extension VectorBasemapLayer {
       var marks: [Mark] = []
       for entry in layer.labels.entries {
         var mark = Mark(dot: entry.label.dot, halos: [])
-        var y = entry.label.text.minY
-        for line in entry.lines {
-          let origin = PixelPoint(x: entry.label.text.midX - line.size.width / 2, y: y)
-          y += line.size.height
-          guard haloWidth > 0 else { continue }
+        for (line, origin) in entry.placedLines where haloWidth > 0 {
           cairo_new_path(cr)
           line.addPath(at: origin, in: cr)
           var (left, top, right, bottom) = (0.0, 0.0, 0.0, 0.0)
@@ -214,15 +210,11 @@ extension VectorBasemapLayer {
   private func drawLabelText(_ canvas: Canvas) {
     let cr = canvas.context
     for entry in labels.entries {
-      var y = entry.label.text.minY
       let color = entry.kind == .country || labels.isAreaZoom ? style.countryLabel : style.cityLabel
-      for line in entry.lines {
-        // Each line centred in the block.
-        let origin = PixelPoint(x: entry.label.text.midX - line.size.width / 2, y: y)
+      for (line, origin) in entry.placedLines {
         cairo_new_path(cr)
         canvas.drawing.setColor(color)
         line.draw(at: origin, in: cr)
-        y += line.size.height
       }
     }
   }
