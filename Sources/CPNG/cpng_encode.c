@@ -62,37 +62,43 @@ void filter_row(int filter, const unsigned char *row, const unsigned char *previ
     filtered[i] = (unsigned char)(row[i] - paeth_predictor(row[i - step], previous[i], previous[i - step]));
 }
 
-/* The filter for every row: "none" or "paeth", whichever deflates a sample of the image's rows (four runs
-   of eight, at level 3: level 1 misses the long matches that favour no filter) smaller. Maps of flat
-   colours deflate best unfiltered (a row like the one above is a long match either way, and filtering
-   turns antialiased edges into more distinct bytes); photographs and smooth gradients deflate best with
-   paeth. Returns -1 when out of memory. */
-static int choose_filter(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                         int opaque) {
-  enum { RUNS = 4, RUN_ROWS = 8 };
-  const int bpp = opaque ? 3 : 4;
-  const size_t row_bytes = (size_t)width * bpp;
-  const size_t sample_rows = height < RUNS * RUN_ROWS ? height : RUNS * RUN_ROWS;
-  unsigned char *rows = malloc(row_bytes * 2);
+uint32_t filter_sample_runs(uint32_t height, uint32_t first[SAMPLE_RUNS], uint32_t count[SAMPLE_RUNS]) {
+  const uint32_t sample_rows = height < SAMPLE_RUNS * SAMPLE_RUN_ROWS ? height : SAMPLE_RUNS * SAMPLE_RUN_ROWS;
+  uint32_t sampled = 0, runs = 0;
+  for (uint32_t run = 0; run < SAMPLE_RUNS && sampled < sample_rows; run++) {
+    uint32_t start = (uint32_t)((uint64_t)height * (2 * run + 1) / (2 * SAMPLE_RUNS));
+    if (start + SAMPLE_RUN_ROWS > height) start = height > SAMPLE_RUN_ROWS ? height - SAMPLE_RUN_ROWS : 0;
+    uint32_t rows = height - start < SAMPLE_RUN_ROWS ? height - start : SAMPLE_RUN_ROWS;
+    if (rows > sample_rows - sampled) rows = sample_rows - sampled;
+    first[runs] = start;
+    count[runs++] = rows;
+    sampled += rows;
+  }
+  return runs;
+}
+
+/* "none" or "paeth", whichever deflates the sample rows smaller at level 3 (level 1 misses the long
+   matches that favour no filter). Maps of flat colours deflate best unfiltered (a row like the one above
+   is a long match either way, and filtering turns antialiased edges into more distinct bytes);
+   photographs and smooth gradients deflate best with paeth. */
+int pick_filter(const unsigned char *const *runs, const uint32_t *counts, uint32_t run_count, size_t row_bytes,
+                int bpp) {
+  size_t sample_rows = 0;
+  for (uint32_t run = 0; run < run_count; run++) sample_rows += counts[run];
   unsigned char *none = malloc((row_bytes + 1) * sample_rows);
   unsigned char *paeth = malloc((row_bytes + 1) * sample_rows);
   struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(3);
   const size_t bound = compressor ? libdeflate_deflate_compress_bound(compressor, (row_bytes + 1) * sample_rows) : 0;
   unsigned char *scratch = bound ? malloc(bound) : NULL;
   int filter = -1;
-  if (rows && none && paeth && scratch) {
+  if (none && paeth && scratch) {
     size_t sampled = 0;
-    for (uint32_t run = 0; run < RUNS && sampled < sample_rows; run++) {
-      uint32_t first = (uint32_t)((uint64_t)height * (2 * run + 1) / (2 * RUNS));
-      if (first + RUN_ROWS > height) first = height > RUN_ROWS ? height - RUN_ROWS : 0;
-      unsigned char *current = rows, *above = NULL;
-      for (uint32_t y = first; y < first + RUN_ROWS && y < height && sampled < sample_rows; y++) {
-        convert_row(pixels + (size_t)y * stride, width, opaque, current);
+    for (uint32_t run = 0; run < run_count; run++) {
+      for (uint32_t row = 0; row < counts[run]; row++, sampled++) {
+        const unsigned char *current = runs[run] + row_bytes * row;
+        const unsigned char *above = row > 0 ? current - row_bytes : NULL;
         filter_row(FILTER_NONE, current, above, row_bytes, bpp, none + sampled * (row_bytes + 1));
         filter_row(FILTER_PAETH, current, above, row_bytes, bpp, paeth + sampled * (row_bytes + 1));
-        sampled++;
-        above = current;
-        current = current == rows ? rows + row_bytes : rows;
       }
     }
     const size_t n = sampled * (row_bytes + 1);
@@ -100,11 +106,32 @@ static int choose_filter(const unsigned char *pixels, uint32_t width, uint32_t h
     const size_t paeth_size = libdeflate_deflate_compress(compressor, paeth, n, scratch, bound);
     filter = paeth_size < none_size ? FILTER_PAETH : FILTER_NONE;
   }
-  free(rows);
   free(none);
   free(paeth);
   free(scratch);
   libdeflate_free_compressor(compressor);
+  return filter;
+}
+
+/* The filter for every row of a whole image, chosen on runs of rows spread over it. Returns -1 when out of
+   memory. */
+static int choose_filter(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
+                         int opaque) {
+  const int bpp = opaque ? 3 : 4;
+  const size_t row_bytes = (size_t)width * bpp;
+  uint32_t first[SAMPLE_RUNS], count[SAMPLE_RUNS];
+  const uint32_t run_count = filter_sample_runs(height, first, count);
+  unsigned char *converted = malloc(row_bytes * SAMPLE_RUNS * SAMPLE_RUN_ROWS);
+  if (!converted) return -1;
+  const unsigned char *runs[SAMPLE_RUNS];
+  size_t offset = 0;
+  for (uint32_t run = 0; run < run_count; run++) {
+    runs[run] = converted + offset;
+    for (uint32_t row = 0; row < count[run]; row++, offset += row_bytes)
+      convert_row(pixels + (size_t)(first[run] + row) * stride, width, opaque, converted + offset);
+  }
+  const int filter = pick_filter(runs, count, run_count, row_bytes, bpp);
+  free(converted);
   return filter;
 }
 
@@ -205,17 +232,16 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
     return -1;
   }
   const int level = compression_level < 1 ? 1 : compression_level > 12 ? 12 : compression_level;
-  const int filter = choose_filter(pixels, width, height, stride, opaque);
-  if (filter < 0) {
-    copy_message(error, error_size, "out of memory");
-    return -1;
-  }
   const uint64_t row_bytes = (uint64_t)width * (opaque ? 3 : 4) + 1;
   const uint64_t limit = max_buffered_bytes < SIZE_MAX / 2 ? max_buffered_bytes : SIZE_MAX / 2;
   if (height <= limit / row_bytes) {
+    const int filter = choose_filter(pixels, width, height, stride, opaque);
+    if (filter < 0) {
+      copy_message(error, error_size, "out of memory");
+      return -1;
+    }
     return encode_buffered(pixels, width, height, stride, level, opaque, filter, piece_bytes, png_out, png_size,
                            error, error_size);
   }
-  return encode_in_bands(pixels, width, height, stride, level > 9 ? 9 : level, opaque, filter, png_out,
-                         png_size, error, error_size);
+  return encode_in_bands(pixels, width, height, stride, level, opaque, png_out, png_size, error, error_size);
 }

@@ -54,10 +54,23 @@ size_t put_chunk(unsigned char *target, const char type[4], const unsigned char 
 int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *stream, size_t stream_size,
               unsigned char **png_out, size_t *png_size);
 
-/* A large image: bands of rows deflated by zlib at `level` on all cores at once (cpng_bands.c). */
+/* A large image through the row-by-row writer (cpng_stream.c), all its rows at once: zlib at `level` (at
+   most 9) on all cores, in bounded memory. */
 int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride, int level,
-                    int opaque, int filter, unsigned char **png_out, size_t *png_size, char *error,
-                    size_t error_size);
+                    int opaque, unsigned char **png_out, size_t *png_size, char *error, size_t error_size);
+
+/* Where the filter is chosen: up to SAMPLE_RUNS runs of SAMPLE_RUN_ROWS consecutive rows spread over
+   `height` rows (their first rows and counts). Returns the number of runs. */
+enum { SAMPLE_RUNS = 4, SAMPLE_RUN_ROWS = 8 };
+uint32_t filter_sample_runs(uint32_t height, uint32_t first[SAMPLE_RUNS], uint32_t count[SAMPLE_RUNS]);
+
+/* FILTER_NONE or FILTER_PAETH for every row, whichever deflates the sample smaller: `runs[i]` is
+   `counts[i]` converted rows, `row_bytes` apart. Returns -1 when out of memory. */
+int pick_filter(const unsigned char *const *runs, const uint32_t *counts, uint32_t run_count, size_t row_bytes,
+                int bpp);
+
+/* The two bytes of a zlib header for `level`. */
+void zlib_header_bytes(int level, unsigned char header[2]);
 
 /* Filters the image's rows (`filter`) and deflates them into a zlib stream by libdeflate at `level`: in
    pieces of about `piece_bytes` of filtered rows, on all cores at once, when there are two or more

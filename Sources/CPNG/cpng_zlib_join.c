@@ -3,11 +3,12 @@
 #include <string.h>
 #include <zlib.h>
 
-/* The zlib header's second byte for `level` (its "how hard" bits are only informative). */
-static unsigned char zlib_header_flags(int level) {
+void zlib_header_bytes(int level, unsigned char header[2]) {
+  /* Its "how hard" bits are only informative. */
   const unsigned level_bits = level <= 1 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
   const unsigned flags = level_bits << 6;
-  return (unsigned char)(flags + (31 - (0x78 * 256 + flags) % 31) % 31);
+  header[0] = 0x78; /* deflate, 32 KiB window */
+  header[1] = (unsigned char)(flags + (31 - (0x78 * 256 + flags) % 31) % 31);
 }
 
 unsigned char *join_zlib_pieces(unsigned char *const *pieces, const size_t *sizes, const uint32_t *sums,
@@ -16,8 +17,7 @@ unsigned char *join_zlib_pieces(unsigned char *const *pieces, const size_t *size
   for (uint32_t piece = 0; piece < count; piece++) size += sizes[piece];
   unsigned char *stream = malloc(size);
   if (!stream) return NULL;
-  stream[0] = 0x78; /* deflate, 32 KiB window */
-  stream[1] = zlib_header_flags(level);
+  zlib_header_bytes(level, stream);
   size_t offset = 2;
   uLong sum = adler32(0, NULL, 0);
   for (uint32_t piece = 0; piece < count; piece++) {

@@ -46,7 +46,8 @@ struct BasemapLayer {
     {
       cairo_surface_flush(canvas.surface)
       fill(
-        Self.target(pixels, of: canvas, origin: origin), placements: placements, surface: canvas.surface)
+        Self.target(pixels, of: canvas, origin: origin), placements: placements, surface: canvas.surface,
+        top: canvas.rows.lowerBound)
       return
     }
 
@@ -58,7 +59,7 @@ struct BasemapLayer {
       Target(
         pixels: cairo_image_surface_get_data(mosaic)!, stride: Int(cairo_image_surface_get_stride(mosaic)),
         width: columns * tileSize, height: rows * tileSize, origin: (0, 0)),
-      placements: placements, surface: mosaic)
+      placements: placements, surface: mosaic, top: 0)
 
     // An SVG or PDF keeps every pixel of the image it is given: give it only the part in view (a tile
     // mosaic is up to a tile larger on every side), without alpha when the tiles have none.
@@ -179,7 +180,7 @@ struct BasemapLayer {
 
   /// Whether the tiles fall 1:1 on whole pixels (from the top-left placement's place and the pixels per
   /// tile pixel).
-  private static func isAligned(_ origin: PixelRect, factor: Double) -> Bool {
+  static func isAligned(_ origin: PixelRect, factor: Double) -> Bool {
     abs(factor - 1) < 1e-9 && abs(origin.x - origin.x.rounded()) < 1e-6
       && abs(origin.y - origin.y.rounded()) < 1e-6
   }
@@ -188,8 +189,8 @@ struct BasemapLayer {
     -> Target
   {
     Target(
-      pixels: pixels, stride: Int(cairo_image_surface_get_stride(canvas.surface)), width: canvas.pixelWidth,
-      height: canvas.pixelHeight, origin: (Int(origin.x.rounded()), Int(origin.y.rounded())))
+      pixels: pixels, stride: canvas.stride, width: canvas.pixelWidth, height: canvas.rows.count,
+      origin: (Int(origin.x.rounded()), Int(origin.y.rounded()) - canvas.rows.lowerBound))
   }
 
   /// The image's pixels when the range's tiles fall on it 1:1 at whole pixels (a PNG canvas), so an opaque
@@ -249,8 +250,9 @@ struct BasemapLayer {
 
   /// Copies each tile's pixels into place (premultiplying them; whatever of a tile lies outside the
   /// target is left out) and draws placeholders for missing ones.
-  /// `surface` is the Cairo surface over the target's pixels.
-  private func fill(_ target: Target, placements: [TileRange.Placement], surface: OpaquePointer) {
+  /// `surface` is the Cairo surface over the target's pixels, its first row the image's row `top` (its
+  /// device offset moves what is drawn on it up by as much).
+  private func fill(_ target: Target, placements: [TileRange.Placement], surface: OpaquePointer, top: Int) {
     var missing: [(Int, Int)] = []
     for placement in placements {
       let (left, top) = target.corner(of: placement, in: range, tileSize: tileSize)
@@ -265,7 +267,7 @@ struct BasemapLayer {
     let cr = cairo_create(surface)!
     defer { cairo_destroy(cr) }
     let side = Double(tileSize)
-    for (left, top) in missing.map({ (Double($0.0), Double($0.1)) }) {
+    for (left, top) in missing.map({ (Double($0.0), Double($0.1 + top)) }) {
       cairo_rectangle(cr, left, top, side, side)
       cairo_set_source_rgba(cr, style.placeholder.red, style.placeholder.green, style.placeholder.blue, 1)
       cairo_fill(cr)

@@ -28,6 +28,10 @@ final class Canvas {
   let pixelWidth: Int
   let pixelHeight: Int
   let scale: Double
+  /// The image's pixel rows this canvas's surface holds: all of them, or a band's. The surface's device
+  /// offset moves drawing up by the band's top, so code draws in the image's points and pixels alike;
+  /// code that writes the surface's pixels itself subtracts `rows.lowerBound`.
+  let rows: Range<Int>
   let surface: OpaquePointer
   let context: OpaquePointer
   /// The shared drawing helpers over `context`.
@@ -39,6 +43,7 @@ final class Canvas {
     self.pixelWidth = pixelWidth
     self.pixelHeight = pixelHeight
     self.scale = scale
+    rows = 0..<pixelHeight
     let sink = ByteSink()
     self.sink = sink
     let created: OpaquePointer?
@@ -69,34 +74,59 @@ final class Canvas {
     cairo_scale(context, scale, scale)
   }
 
-  /// A canvas over the pixel rows `rows` of an image canvas, drawn in the image's points (its context is
-  /// moved up by the band's top, and Cairo clips to the band): threads may draw different bands of one
-  /// image at once. The image must outlive the band and not be drawn while bands are.
-  init(band rows: Range<Int>, of image: Canvas) throws {
-    format = image.format
-    pixelWidth = image.pixelWidth
-    pixelHeight = image.pixelHeight
-    scale = image.scale
-    sink = ByteSink()
+  /// A canvas over the pixel rows `rows` of an image canvas, drawn in the image's points (Cairo clips to
+  /// the band): threads may draw different bands of one image at once. The image must outlive the band
+  /// and not be drawn while bands are.
+  convenience init(band rows: Range<Int>, of image: Canvas) throws {
     let stride = Int(cairo_image_surface_get_stride(image.surface))
     guard image.format == .png, rows.lowerBound >= 0, rows.upperBound <= image.pixelHeight, !rows.isEmpty,
       let pixels = cairo_image_surface_get_data(image.surface)
     else {
       throw CanvasError.cannotCreateSurface(
+        width: image.pixelWidth, height: rows.count, status: "not an image band")
+    }
+    try self.init(
+      band: rows, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight, scale: image.scale,
+      surface: cairo_image_surface_create_for_data(
+        pixels + rows.lowerBound * stride, CAIRO_FORMAT_ARGB32, Int32(image.pixelWidth), Int32(rows.count),
+        Int32(stride)))
+  }
+
+  /// A canvas of its own for the pixel rows `rows` of a `pixelWidth` × `pixelHeight` PNG, drawn in the
+  /// image's points (Cairo clips to the band): a large image drawn and encoded a band at a time.
+  convenience init(rows: Range<Int>, ofImageWidth pixelWidth: Int, height pixelHeight: Int, scale: Double)
+    throws
+  {
+    guard rows.lowerBound >= 0, rows.upperBound <= pixelHeight, !rows.isEmpty else {
+      throw CanvasError.cannotCreateSurface(
         width: pixelWidth, height: rows.count, status: "not an image band")
     }
-    let created = cairo_image_surface_create_for_data(
-      pixels + rows.lowerBound * stride, CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(rows.count),
-      Int32(stride))
-    guard let created, cairo_surface_status(created) == CAIRO_STATUS_SUCCESS else {
-      let status = created.map { String(cString: cairo_status_to_string(cairo_surface_status($0))) } ?? "null"
-      if let created { cairo_surface_destroy(created) }
+    try self.init(
+      band: rows, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale,
+      surface: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(rows.count)))
+  }
+
+  /// A band's canvas over `surface` (taken over: destroyed on failure too), moved up by the band's top.
+  private init(
+    band rows: Range<Int>, pixelWidth: Int, pixelHeight: Int, scale: Double, surface: OpaquePointer?
+  )
+    throws
+  {
+    guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+      let status = surface.map { String(cString: cairo_status_to_string(cairo_surface_status($0))) } ?? "null"
+      if let surface { cairo_surface_destroy(surface) }
       throw CanvasError.cannotCreateSurface(width: pixelWidth, height: rows.count, status: status)
     }
-    surface = created
-    context = cairo_create(created)
+    format = .png
+    self.pixelWidth = pixelWidth
+    self.pixelHeight = pixelHeight
+    self.scale = scale
+    self.rows = rows
+    sink = ByteSink()
+    cairo_surface_set_device_offset(surface, 0, -Double(rows.lowerBound))
+    self.surface = surface
+    context = cairo_create(surface)
     drawing = DrawingContext(cr: context)
-    cairo_translate(context, 0, -Double(rows.lowerBound))
     cairo_scale(context, scale, scale)
   }
 
@@ -121,13 +151,11 @@ final class Canvas {
     switch format {
     case .png:
       cairo_surface_flush(surface)
-      guard let pixels = cairo_image_surface_get_data(surface) else {
+      guard let pixels = cairo_image_surface_get_data(surface), rows.count == pixelHeight else {
         throw CanvasError.drawingFailed("no pixel data")
       }
-      let stride = Int(cairo_image_surface_get_stride(surface))
       return try PNGCodec.encodeARGB32(
-        UnsafeRawPointer(pixels), width: pixelWidth, height: pixelHeight, stride: stride,
-        opaque: isOpaque(pixels: pixels, stride: stride))
+        UnsafeRawPointer(pixels), width: pixelWidth, height: pixelHeight, stride: stride, opaque: isOpaque)
     case .svg, .pdf:
       cairo_surface_finish(surface)
       let finished = cairo_surface_status(surface)
@@ -139,9 +167,15 @@ final class Canvas {
     }
   }
 
-  /// True when every pixel is fully opaque, so the PNG can leave out its alpha channel.
-  private func isOpaque(pixels: UnsafeMutablePointer<UInt8>, stride: Int) -> Bool {
-    for row in 0..<pixelHeight {
+  /// The bytes from one pixel row of the surface to the next.
+  var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
+
+  /// True when every pixel of an image's surface is fully opaque, so the PNG can leave out its alpha
+  /// channel (the caller has flushed the surface).
+  var isOpaque: Bool {
+    guard let pixels = cairo_image_surface_get_data(surface) else { return false }
+    let stride = self.stride
+    for row in 0..<rows.count {
       let line = UnsafeBufferPointer(
         start: UnsafeRawPointer(pixels + row * stride).assumingMemoryBound(to: UInt32.self), count: pixelWidth
       )

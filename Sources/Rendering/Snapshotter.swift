@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import MapMath
 import Tiles
 
@@ -24,9 +25,12 @@ public enum Snapshotter {
     try render(request, adding: [], cancellation: cancellation)
   }
 
-  /// Draws the map with `extra` overlays after the standard ones (tests plug overlays in here).
+  /// Draws the map with `extra` overlays after the standard ones (tests plug overlays in here); a PNG
+  /// over raster tiles whose filtered rows take more than `bandedAbove` bytes is drawn and encoded a band
+  /// at a time (`BandedImage`; tests lower it to compare the two ways).
   static func render(
-    _ request: RenderRequest, adding extra: [any MapOverlay], cancellation: RenderCancellation? = nil
+    _ request: RenderRequest, adding extra: [any MapOverlay], cancellation: RenderCancellation? = nil,
+    bandedAbove: Int = PNGCodec.maximumBufferedBytes
   ) throws(RenderError) -> RenderResult {
     var clock = PhaseClock()
     try validate(request)
@@ -45,20 +49,20 @@ public enum Snapshotter {
     var warnings = overlays.flatMap(\.warnings) + fitWarnings
     clock.lap("prepare")
     try cancellation?.check()
-    // Made before the basemap loads: raster tiles that fall 1:1 on it go in as they are decoded.
-    let canvas = try makeCanvas(request, camera: camera)
-    var basemap = try Basemap.load(
-      for: request, camera: camera, overlayClaims: claims, measuring: measuring, canvas: canvas,
-      warnings: &warnings)
-    clock.lap("basemap", splitInto: basemap.vectorTiles?.loadTimes)
-    try cancellation?.check()
-    draw(
-      on: canvas, camera: camera, basemap: basemap, overlays: overlays, style: request.style, clock: &clock)
-    // The decoded tiles are drawn: let them go before encoding needs its buffers.
-    basemap.raster = nil
-    try cancellation?.check()
-    let data = try encode(canvas)
-    clock.lap("encode")
+    let (data, basemap): ([UInt8], Basemap)
+    var bandedWarnings = warnings
+    if let banded = try BandedImage.make(for: request, camera: camera, minimumBytes: bandedAbove),
+      let drawn = try banded.render(
+        request, camera: camera, warnings: &bandedWarnings, clock: &clock, cancellation: cancellation,
+        overlays: { drawOverlays(overlays, on: $0) })
+    {
+      (data, basemap, warnings) = (drawn.data, drawn.basemap, bandedWarnings)
+    } else {
+      (data, basemap) = try renderWhole(
+        request, camera: camera, overlays: overlays, claims: claims, measuring: measuring,
+        warnings: &warnings,
+        clock: &clock, cancellation: cancellation)
+    }
     var result = RenderResult(
       data: data,
       layout: MapLayout(
@@ -68,6 +72,31 @@ public enum Snapshotter {
       warnings: warnings, labels: basemap.labels(scale: camera.scale), phaseTimes: clock.phases)
     for overlay in overlays { overlay.report(to: &result) }
     return result
+  }
+
+  /// The basemap, draw and encode stages on one canvas holding the whole image.
+  private static func renderWhole(
+    _ request: RenderRequest, camera: Camera, overlays: [any MapOverlay], claims: [PixelRect],
+    measuring: MeasuringContext, warnings: inout [RenderWarning], clock: inout PhaseClock,
+    cancellation: RenderCancellation?
+  ) throws(RenderError) -> ([UInt8], Basemap) {
+    // Made before the basemap loads: raster tiles that fall 1:1 on it go in as they are decoded.
+    let canvas = try makeCanvas(request, camera: camera)
+    var basemap = try Basemap.load(
+      for: request, camera: camera, overlayClaims: claims, measuring: measuring, canvas: canvas,
+      warnings: &warnings)
+    clock.lap("basemap", splitInto: basemap.vectorTiles?.loadTimes)
+    try cancellation?.check()
+    basemap.draw(on: canvas, camera: camera, style: request.style.basemap)
+    clock.lap("draw map")
+    drawOverlays(overlays, on: canvas)
+    clock.lap("draw overlays")
+    // The decoded tiles are drawn: let them go before encoding needs its buffers.
+    basemap.raster = nil
+    try cancellation?.check()
+    let data = try encode(canvas)
+    clock.lap("encode")
+    return (data, basemap)
   }
 
   /// The measure stage for everything but the places (`PlacesFit` measures those): the overlays in the
@@ -105,20 +134,14 @@ public enum Snapshotter {
     return canvas
   }
 
-  /// The draw stage: the basemap over the background, then the overlays level by level.
-  private static func draw(
-    on canvas: Canvas, camera: Camera, basemap: Basemap, overlays: [any MapOverlay], style: Style,
-    clock: inout PhaseClock
-  ) {
-    basemap.draw(on: canvas, camera: camera, style: style.basemap)
-    clock.lap("draw map")
+  /// The overlays level by level (in a level, in their order).
+  private static func drawOverlays(_ overlays: [any MapOverlay], on canvas: Canvas) {
     let steps = overlays.indices.flatMap { index in
       overlays[index].drawLevels.map { (level: $0, index: index) }
     }
     for step in steps.sorted(by: { ($0.level.rank, $0.index) < ($1.level.rank, $1.index) }) {
       overlays[step.index].draw(step.level, on: canvas)
     }
-    clock.lap("draw overlays")
   }
 
   /// The encode stage: the file's bytes.

@@ -201,4 +201,39 @@ final class PNGEncodingTests: XCTestCase {
       }
     }
   }
+
+  /// The row-by-row writer gives the same bytes however the rows are handed in (one at a time, in uneven
+  /// bands, all at once), and they are the bytes the whole-image encoder writes above its buffered size.
+  func testRowsHandedInAnyWayGiveTheSameBytes() throws {
+    let (width, height) = (700, 1500)
+    let pixels = photoLikePixels(width: width, height: height, alpha: false)
+    let whole = try encode(pixels, width: width, opaque: true, bufferedBytes: 0)
+    for bands in [[height], Array(repeating: 1, count: height), [1, 299, 512, 3, 685]] {
+      let writer = try PNGRowWriter(width: width, height: height, opaque: true)
+      var row = 0
+      try pixels.withUnsafeBytes { bytes in
+        for count in bands {
+          try writer.write(bytes.baseAddress! + row * width * 4, rows: count, stride: width * 4)
+          row += count
+        }
+      }
+      XCTAssertTrue(try writer.finish() == whole, "bands \(bands.prefix(5))")
+    }
+    XCTAssertEqual(try PNGCodec.decode(whole).rgba, straightRGBA(pixels))
+  }
+
+  func testTheRowByRowWriterRefusesTooManyRowsAndAnEarlyEnd() throws {
+    let pixels = [UInt32](repeating: 0xFF11_2233, count: 40 * 10)
+    let writer = try PNGRowWriter(width: 40, height: 10, opaque: true)
+    try pixels.withUnsafeBytes { bytes in
+      try writer.write(bytes.baseAddress!, rows: 6, stride: 160)
+      XCTAssertThrowsError(try writer.write(bytes.baseAddress!, rows: 5, stride: 160))
+    }
+    XCTAssertThrowsError(try writer.finish()) {
+      XCTAssertEqual(
+        $0 as? ImageCodecError, .encodingFailed("the PNG stream ended before its last row"))
+    }
+    XCTAssertThrowsError(try writer.finish())
+    XCTAssertThrowsError(try PNGRowWriter(width: 0, height: 10, opaque: true))
+  }
 }

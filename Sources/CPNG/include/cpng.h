@@ -24,14 +24,37 @@ int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, unsigned 
 /// none or paeth, whichever deflates a sample of the rows smaller. An image whose filtered rows fit in
 /// `max_buffered_bytes` is deflated by libdeflate at `compression_level` (1-12), in pieces of about
 /// `piece_bytes` of filtered rows on all cores at once when there are two or more; a larger one
-/// is deflated by zlib (level at most 9) in bands of rows on all cores, each band primed with the rows
-/// above it, in bounded memory; the bands depend on the image alone. No time chunk is
+/// goes through the row-by-row writer below (`cpng_stream_begin`), all rows at once. No time chunk is
 /// written, so the same pixels always give the same bytes. Returns 0 on success; on failure -1 and a
 /// message in `error`. The PNG bytes must be released with `cpng_free`.
 int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
                        int compression_level, int opaque, size_t max_buffered_bytes, size_t piece_bytes,
                        unsigned char **png,
                        size_t *png_size, char *error, size_t error_size);
+
+/// A PNG written a few rows at a time, top to bottom, in bounded memory (about 10 MiB beside the file's
+/// bytes, whatever the image's size): zlib at `compression_level` (1-9) on all cores. The filter (none or
+/// paeth) is chosen on the first rows; the bytes depend on the pixels alone, never on how many rows each
+/// `cpng_stream_write` hands in. With `opaque` every pixel must be opaque, and the alpha channel is dropped.
+typedef struct cpng_stream cpng_stream;
+
+/// Begins a `width` × `height` PNG; NULL (and a message in `error`) for an impossible size or when out of
+/// memory.
+cpng_stream *cpng_stream_begin(uint32_t width, uint32_t height, int compression_level, int opaque, char *error,
+                               size_t error_size);
+
+/// Adds the next `rows` rows of premultiplied native-endian ARGB32 pixels, `stride` bytes apart. Returns 0,
+/// or -1 and a message (then every later call fails too).
+int cpng_stream_write(cpng_stream *stream, const unsigned char *pixels, uint32_t rows, uint32_t stride,
+                      char *error, size_t error_size);
+
+/// After the last row: the PNG (release with `cpng_free`). Releases the stream whatever it returns: 0, or
+/// -1 and a message (rows missing, out of memory, an earlier failure).
+int cpng_stream_finish(cpng_stream *stream, unsigned char **png, size_t *png_size, char *error,
+                       size_t error_size);
+
+/// Releases a stream without finishing it.
+void cpng_stream_discard(cpng_stream *stream);
 
 /// Releases what `cpng_encode_argb32` made.
 void cpng_free(void *pointer);

@@ -141,10 +141,17 @@ struct Basemap {
         drawn: layer.tiles.count - failed.count - missing.count, missing: failed.count + missing.count))
   }
 
-  private static func loadTiles(
-    from source: any TileSource, for request: RenderRequest, camera: Camera, canvas: Canvas,
-    warnings: inout [RenderWarning]
-  ) throws(RenderError) -> Basemap {
+  /// What a raster source gives a camera: the tile zoom, the range of tiles in view, and those tiles.
+  struct RasterPlan {
+    let source: any TileSource
+    let tileZoom: Int
+    let range: TileRange
+    /// The range's tiles, each once, sorted.
+    let tiles: [TileID]
+  }
+
+  /// The raster tiles the camera needs, checked against the limits (none is fetched yet).
+  static func planTiles(from source: any TileSource, camera: Camera) throws(RenderError) -> RasterPlan {
     let tileZoom = camera.tileZoom(tileSize: source.tileSize, available: source.zoomRange)
     let range = camera.tileRange(tileZoom: tileZoom)
     // Counted from the range before listing it: a source with only deep zooms could ask for millions.
@@ -155,7 +162,6 @@ struct Basemap {
           + " \(source.zoomRange.lowerBound)–\(source.zoomRange.upperBound)); zoom in or use another tile source"
       )
     }
-    let tiles = range.tiles.sorted()
     // BasemapLayer lays the tiles on one Cairo image, and Cairo images are at most 32767 pixels a side (a PNG
     // canvas has the same limit; SVG and PDF canvases do not).
     let mosaicWidth = range.columns.count * source.tileSize
@@ -165,16 +171,44 @@ struct Basemap {
         "the basemap would be \(mosaicWidth)×\(mosaicHeight) tile pixels at zoom \(tileZoom), over the limit of"
           + " 32767 a side; make the image smaller")
     }
-    let prepared = source as? any PreparedTileSource
-    if let remote = prepared { try prepare(remote, tiles, warnings: &warnings) }
+    return RasterPlan(source: source, tileZoom: tileZoom, range: range, tiles: range.tiles.sorted())
+  }
+
+  /// Fetches what a remote source's cache lacks for the plan's tiles.
+  static func prepare(_ plan: RasterPlan, warnings: inout [RenderWarning]) throws(RenderError) {
+    if let remote = plan.source as? any PreparedTileSource {
+      try prepare(remote, plan.tiles, warnings: &warnings)
+    }
+  }
+
+  private static func loadTiles(
+    from source: any TileSource, for request: RenderRequest, camera: Camera, canvas: Canvas,
+    warnings: inout [RenderWarning]
+  ) throws(RenderError) -> Basemap {
+    let plan = try planTiles(from: source, camera: camera)
+    try prepare(plan, warnings: &warnings)
     let loaded: LoadedTiles
     do {
       loaded = try loadDrawingDirectly(
-        tiles, range: range, loader: TileLoader(source: source, cache: request.tileCache), canvas: canvas,
-        camera: camera)
+        plan.tiles, range: plan.range, loader: TileLoader(source: source, cache: request.tileCache),
+        canvas: canvas, camera: camera)
     } catch {
       throw RenderError.tileSource("\(error)")
     }
+    var layer = BasemapLayer(
+      range: plan.range, tileSize: source.tileSize, images: loaded.images, style: request.style.basemap)
+    layer.drawnTiles = Set(loaded.handedOver)
+    return try rasterBasemap(layer, plan: plan, loaded: loaded, request: request, warnings: &warnings)
+  }
+
+  /// The raster basemap of `layer` once `loaded` holds what became of each of the plan's tiles (their
+  /// images let go where the layer holds none): fails where the request requires every tile, else warns
+  /// of those missing or undrawable.
+  static func rasterBasemap(
+    _ layer: BasemapLayer, plan: RasterPlan, loaded: LoadedTiles, request: RenderRequest,
+    warnings: inout [RenderWarning]
+  ) throws(RenderError) -> Basemap {
+    let (source, tiles) = (plan.source, plan.tiles)
     let missing = loaded.missing.count + loaded.failed.count
     if request.requireAllTiles, let first = loaded.failed.first {
       throw RenderError.unusableTiles(
@@ -185,7 +219,7 @@ struct Basemap {
       throw RenderError.incompleteBasemap(missing: missing, needed: tiles.count, source: "\(source)")
     }
     // A prepared source's own warnings account for the tiles it could not get.
-    if !loaded.missing.isEmpty && prepared == nil {
+    if !loaded.missing.isEmpty && !(source is any PreparedTileSource) {
       warnings.append(.tilesMissing(count: loaded.missing.count, needed: tiles.count, source: "\(source)"))
     }
     let named = RenderWarning.undrawableTilesNamed
@@ -195,19 +229,16 @@ struct Basemap {
     if loaded.failed.count > named {
       warnings.append(.moreTilesUndrawable(count: loaded.failed.count - named))
     }
-    var layer = BasemapLayer(
-      range: range, tileSize: source.tileSize, images: loaded.images, style: request.style.basemap)
-    layer.drawnTiles = Set(loaded.handedOver)
     return Basemap(
       raster: layer,
       summary: .init(
-        source: "\(source)", zoom: tileZoom, needed: tiles.count,
-        drawn: loaded.images.count + loaded.handedOver.count, missing: missing))
+        source: "\(source)", zoom: plan.tileZoom, needed: tiles.count,
+        drawn: tiles.count - loaded.missing.count - loaded.failed.count, missing: missing))
   }
 
   /// Loads the tiles; where they fall 1:1 on the PNG canvas, each opaque one is copied into it as soon as
   /// it is decoded and let go (at 4800 × 3200 the decoded tiles would be 73 MB beside the image).
-  private static func loadDrawingDirectly(
+  static func loadDrawingDirectly(
     _ tiles: [TileID], range: TileRange, loader: TileLoader, canvas: Canvas, camera: Camera
   ) throws -> LoadedTiles {
     guard
