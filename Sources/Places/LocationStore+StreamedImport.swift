@@ -45,7 +45,8 @@ extension LocationStore {
     _ source: CSVImportRows, dryRun: Bool = false, each: (Location) -> Void = { _ in },
     isStopped: () -> Bool = { false }
   ) throws(StreamedImportError) -> StreamedImport {
-    var rows = source.rows
+    let rows = ReadAheadRows(source.rows)
+    defer { rows.abandon() }
     var ended: StreamedImportError?
     do {
       return try writing(commit: !dryRun) { () throws in
@@ -63,7 +64,7 @@ extension LocationStore {
           ended = .file(error)
           throw error
         }
-        if let warning = rows.ignoredColumnsWarning() { importer.warnings.prepend(warning) }
+        if let warning = rows.ignoredColumnsWarning { importer.warnings.prepend(warning) }
         return try importer.finish()
       }
     } catch {

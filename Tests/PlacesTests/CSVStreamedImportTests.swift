@@ -283,6 +283,54 @@ final class CSVStreamedImportTests: XCTestCase {
     XCTAssertEqual(result.warnings.last, "… and 5 more warnings")
   }
 
+  /// Rows are read a few batches ahead on another thread (`ReadAheadRows`): far more rows than wait at
+  /// once still come in order, with their warnings, the ignored columns' warning at the end, and an error
+  /// deep in the file stops the import with nothing imported.
+  func testRowsReadAheadComeInOrderAndTheFirstErrorStops() throws {
+    let count = ReadAheadRows.batchRows * (ReadAheadRows.batchesAhead + 3) + 17
+    let rows = (0..<count).map { "\($0 % 80),\($0 % 170),place \($0),x\($0)" }
+    let text = "lat,lon,description,note\n" + rows.joined(separator: "\n")
+    let scratch = try ScratchStore()
+    var seen: [String] = []
+    let result = try scratch.store.importCSV(importRows(text, pieceSize: 4_096)) {
+      seen.append($0.locationDescription)
+    }
+    XCTAssertEqual(result.summary.added, count)
+    XCTAssertEqual(seen, (0..<count).map { "place \($0)" })
+    XCTAssertEqual(result.warnings.count, 1)
+    XCTAssertTrue(result.warnings[0].contains("note"), result.warnings[0])
+
+    var broken = rows
+    broken[count - 40] = "95,1,too far north,x"
+    let before = try contents(scratch.store)
+    XCTAssertThrowsError(
+      try scratch.store.importCSV(
+        importRows("lat,lon,description,note\n" + broken.joined(separator: "\n"), pieceSize: 4_096))
+    ) {
+      XCTAssertEqual(
+        ($0 as? StreamedImportError)?.description, "p.csv:\(count - 38): latitude 95 is outside -90…90")
+    }
+    XCTAssertEqual(try contents(scratch.store), before)
+  }
+
+  func testAnImportStoppedEarlyLeavesTheReaderBehind() throws {
+    let rows = (0..<20_000).map { "\($0 % 80),\($0 % 170),place \($0)" }
+    let scratch = try ScratchStore()
+    var asked = 0
+    XCTAssertThrowsError(
+      try scratch.store.importCSV(
+        importRows("lat,lon,description\n" + rows.joined(separator: "\n"), pieceSize: 4_096),
+        isStopped: {
+          asked += 1
+          return asked == 2
+        })
+    ) {
+      XCTAssertEqual(
+        ($0 as? StreamedImportError)?.description, "stopped after 2000 places; nothing was imported")
+    }
+    XCTAssertEqual(try contents(scratch.store), [])
+  }
+
   // MARK: Opening a file for an import
 
   func testOpenForImportStreamsCSVAndReadsOtherFormatsWhole() throws {
