@@ -1,3 +1,5 @@
+import CCairo
+import Dispatch
 import Foundation
 import MapMath
 import Tiles
@@ -75,6 +77,28 @@ final class VectorBasemapLayer {
     labels = BasemapLabels(zoom: camera.zoom, size: camera.size, style: style)
     guard let view = BasemapView(camera: camera, source: source) else { return }
     let band = VectorBasemapLayer.band(for: camera)
+    // The names are measured and placed (Pango) on another thread while this one reads and projects the
+    // geometry (no Pango, and the source's queries stay on this thread): the two share nothing.
+    let placing = LabelPlacing(
+      labels: labels, candidates: try BasemapLabels.candidates(in: view, band: band), fontFamily: fontFamily,
+      obstacles: obstacles, measuring: measuring)
+    let placed = DispatchSemaphore(value: 0)
+    DispatchQueue.global(qos: .userInitiated).async {
+      placing.run()
+      placed.signal()
+    }
+    do {
+      try readGeometry(view, band: band)
+    } catch {
+      placed.wait()
+      throw error
+    }
+    placed.wait()
+    labels = placing.labels
+  }
+
+  /// Reads, projects and clips the geometry in view.
+  private func readGeometry(_ view: BasemapView, band: Int) throws {
     for window in view.windows {
       let projection = view.projection(for: window)
       for kind in [BasemapKind.land, .lake, .river, .coastline, .stateBorder, .countryBorder] {
@@ -94,8 +118,6 @@ final class VectorBasemapLayer {
         }
       }
     }
-    let candidates = try BasemapLabels.candidates(in: view, band: band)
-    labels.place(candidates, fontFamily: fontFamily, obstacles: obstacles, measuring: measuring)
   }
 
   /// The labels as drawn, in image pixels.
@@ -161,5 +183,35 @@ final class BasemapView {
       kind, band: band, from: WorldPoint(x: window.minX, y: minY), to: WorldPoint(x: window.maxX, y: maxY))
     cache[key] = found
     return found
+  }
+}
+
+/// The names' placement handed to another thread, which alone touches them (and Pango) until it is done.
+private final class LabelPlacing: @unchecked Sendable {
+  var labels: BasemapLabels
+  let candidates: [LabelCandidate]
+  let fontFamily: String
+  let obstacles: [PixelRect]
+  let measuring: MeasuringContext
+  /// The calling thread's Pango font map: Pango keeps one per thread, and a fresh one would match every
+  /// font again; the placing thread borrows this one while the caller leaves Pango alone.
+  let fontMap: UnsafeMutablePointer<PangoFontMap>?
+
+  init(
+    labels: BasemapLabels, candidates: [LabelCandidate], fontFamily: String, obstacles: [PixelRect],
+    measuring: MeasuringContext
+  ) {
+    self.labels = labels
+    self.candidates = candidates
+    self.fontFamily = fontFamily
+    self.obstacles = obstacles
+    self.measuring = measuring
+    fontMap = pango_cairo_font_map_get_default()
+  }
+
+  func run() {
+    pango_cairo_font_map_set_default(fontMap.map(OpaquePointer.init))
+    defer { pango_cairo_font_map_set_default(nil) }
+    labels.place(candidates, fontFamily: fontFamily, obstacles: obstacles, measuring: measuring)
   }
 }
