@@ -243,5 +243,7 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
     return encode_buffered(pixels, width, height, stride, level, opaque, filter, piece_bytes, png_out, png_size,
                            error, error_size);
   }
-  return encode_in_bands(pixels, width, height, stride, level, opaque, png_out, png_size, error, error_size);
+  /* A piece of a mebibyte starts with an empty window: level 7 keeps a large map below zlib's level 6. */
+  return encode_in_bands(pixels, width, height, stride, level < ROW_WRITER_LEVEL ? ROW_WRITER_LEVEL : level, opaque,
+                         png_out, png_size, error, error_size);
 }

@@ -54,8 +54,11 @@ size_t put_chunk(unsigned char *target, const char type[4], const unsigned char 
 int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *stream, size_t stream_size,
               unsigned char **png_out, size_t *png_size);
 
-/* A large image through the row-by-row writer (cpng_stream.c), all its rows at once: zlib at `level` (at
-   most 9) on all cores, in bounded memory. */
+/* The least level the row-by-row writer is used at for a large image. */
+enum { ROW_WRITER_LEVEL = 7 };
+
+/* A large image through the row-by-row writer (cpng_stream.c), all its rows at once: libdeflate at `level`
+   in pieces of a mebibyte on all cores, in bounded memory. */
 int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride, int level,
                     int opaque, unsigned char **png_out, size_t *png_size, char *error, size_t error_size);
 

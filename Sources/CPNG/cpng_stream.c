@@ -4,17 +4,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 /* A PNG written a few rows at a time, in bounded memory: the rows are converted into a segment of about
-   4 MiB; each full segment is filtered, cut into bands of about a mebibyte and deflated by zlib on all cores
-   at once, each band primed with the 32 KiB of filtered rows before it (so matches reach across the cuts,
-   as in one stream) and ended on a byte with a sync flush, the last band of the image ending the stream.
-   Each segment's bands go out as one IDAT chunk. The filter (none or paeth, for every row) is chosen on the
-   first segment. Segments and bands depend on the image's size alone, never on the cores or on how the
-   rows are handed in, so the same pixels give the same bytes however they arrive. */
+   4 MiB; each full segment is filtered, cut into pieces of about a mebibyte and deflated by libdeflate on
+   all cores at once, every piece but the image's last continued past its final block as a sync flush ends
+   a piece (deflate_continue_after, as cpng_pieces.c does); each segment's pieces go out as one IDAT chunk,
+   the Adler-32 sum of all the rows at the end. A piece starts with an empty window, which at a mebibyte
+   costs about 0.3 %: at level 7 a map comes out smaller than zlib's level 6 (a 4800x3200 city 2258 KiB
+   against libpng's 2263) in less CPU time than zlib's level 5 took. The filter (none or paeth, for every
+   row) is chosen on the first segment. Segments and pieces depend on the image's size alone, never on the
+   cores or on how the rows are handed in, so the same pixels give the same bytes however they arrive. */
 
-enum { BAND_BYTES = 1 << 20, SEGMENT_BANDS = 4, WINDOW_BYTES = 32768 };
+enum { BAND_BYTES = 1 << 20, SEGMENT_BANDS = 4 };
 
 struct cpng_stream {
   uint32_t width, height;
@@ -25,9 +26,8 @@ struct cpng_stream {
   uint32_t segment_first;    /* the image row the segment buffer starts at */
   unsigned char *segment;    /* converted rows of the current segment */
   unsigned char *above;      /* the converted row above the segment (paeth reads it) */
-  unsigned char *filtered;   /* the segment's rows filtered, behind WINDOW_BYTES of what came before */
-  size_t window_length;      /* filtered bytes of earlier segments kept before `filtered`'s rows */
-  uLong sum;                 /* Adler-32 of every filtered byte deflated so far */
+  unsigned char *filtered;   /* the segment's rows filtered */
+  uint32_t sum;              /* Adler-32 of every filtered byte deflated so far */
   unsigned char *png;
   size_t png_size, png_capacity;
   int failed;
@@ -35,7 +35,7 @@ struct cpng_stream {
 
 typedef struct {
   cpng_stream *stream;
-  const unsigned char *data; /* the segment's filtered rows, with window_length bytes before them */
+  const unsigned char *data; /* the segment's filtered rows */
   uint32_t rows, bands;
   int ends_image;
   unsigned char *pieces[SEGMENT_BANDS];
@@ -78,7 +78,7 @@ cpng_stream *cpng_stream_begin(uint32_t width, uint32_t height, int compression_
   }
   stream->width = width;
   stream->height = height;
-  stream->level = compression_level < 1 ? 1 : compression_level > 9 ? 9 : compression_level;
+  stream->level = compression_level < 1 ? 1 : compression_level > 12 ? 12 : compression_level;
   stream->opaque = opaque ? 1 : 0;
   stream->filter = -1;
   stream->row_bytes = (size_t)width * (opaque ? 3 : 4);
@@ -88,8 +88,8 @@ cpng_stream *cpng_stream_begin(uint32_t width, uint32_t height, int compression_
   if (stream->segment_rows > height) stream->segment_rows = height;
   stream->segment = malloc(stream->row_bytes * stream->segment_rows);
   stream->above = malloc(stream->row_bytes);
-  stream->filtered = malloc(WINDOW_BYTES + filtered_row * stream->segment_rows);
-  stream->sum = adler32(0, NULL, 0);
+  stream->filtered = malloc(filtered_row * stream->segment_rows);
+  stream->sum = 1; /* the Adler-32 of nothing */
   unsigned char header[13];
   put_be32(header, width);
   put_be32(header + 4, height);
@@ -107,52 +107,42 @@ cpng_stream *cpng_stream_begin(uint32_t width, uint32_t height, int compression_
   return stream;
 }
 
-/* Deflates one band of the segment; returns 0, or -1 when out of memory or zlib fails. */
-static int deflate_segment_band(segment_job *job, uint32_t band) {
+/* Deflates one piece of the segment with `compressor`; returns 0, or -1 when out of memory or the piece
+   cannot be continued. */
+static int deflate_segment_band(segment_job *job, uint32_t band, struct libdeflate_compressor *compressor,
+                                void *walk_room) {
   const cpng_stream *stream = job->stream;
   const size_t filtered_row = stream->row_bytes + 1;
   const uint32_t first = band * stream->rows_per_band;
   const uint32_t last = first + stream->rows_per_band < job->rows ? first + stream->rows_per_band : job->rows;
-  const unsigned char *input = job->data + stream->window_length + filtered_row * first;
+  const unsigned char *input = job->data + filtered_row * first;
   const size_t length = filtered_row * (last - first);
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  if (deflateInit2(&z, stream->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
-  int status = -1;
-  const size_t before = (size_t)(input - job->data);
-  if (before > 0) {
-    const size_t used = before < WINDOW_BYTES ? before : WINDOW_BYTES;
-    if (deflateSetDictionary(&z, input - used, (uInt)used) != Z_OK) goto done;
-  }
-  const int is_last = job->ends_image && last == job->rows;
-  const size_t capacity = deflateBound(&z, (uLong)length) + 64;
+  const size_t capacity = libdeflate_deflate_compress_bound(compressor, length) + 5;
   unsigned char *piece = malloc(capacity);
-  if (!piece) goto done;
-  z.next_in = (unsigned char *)input;
-  z.avail_in = (uInt)length;
-  z.next_out = piece;
-  z.avail_out = (uInt)capacity;
-  const int result = deflate(&z, is_last ? Z_FINISH : Z_SYNC_FLUSH);
-  if ((is_last && result != Z_STREAM_END) || (!is_last && (result != Z_OK || z.avail_in != 0))) {
+  if (!piece) return -1;
+  size_t size = libdeflate_deflate_compress(compressor, input, length, piece, capacity - 5);
+  if (size != 0 && !(job->ends_image && last == job->rows)) size = deflate_continue_after(piece, size, walk_room);
+  if (size == 0) {
     free(piece);
-    goto done;
+    return -1;
   }
   job->pieces[band] = piece;
-  job->piece_sizes[band] = capacity - z.avail_out;
-  status = 0;
-done:
-  deflateEnd(&z);
-  return status;
+  job->piece_sizes[band] = size;
+  return 0;
 }
 
 static void *segment_worker(void *argument) {
   segment_job *job = argument;
+  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(job->stream->level);
+  void *walk_room = malloc(deflate_walk_room());
   for (int64_t band; (band = take_task(&job->tasks)) >= 0;) {
-    if (deflate_segment_band(job, (uint32_t)band) != 0) {
+    if (!compressor || !walk_room || deflate_segment_band(job, (uint32_t)band, compressor, walk_room) != 0) {
       fail_tasks(&job->tasks);
       break;
     }
   }
+  libdeflate_free_compressor(compressor);
+  free(walk_room);
   return NULL;
 }
 
@@ -168,7 +158,7 @@ static int flush_segment(cpng_stream *stream, uint32_t rows) {
     stream->filter = pick_filter(runs, count, run_count, stream->row_bytes, bpp);
     if (stream->filter < 0) return -1;
   }
-  unsigned char *rows_out = stream->filtered + stream->window_length;
+  unsigned char *rows_out = stream->filtered;
   for (uint32_t row = 0; row < rows; row++) {
     const unsigned char *current = stream->segment + stream->row_bytes * row;
     const unsigned char *previous =
@@ -176,7 +166,7 @@ static int flush_segment(cpng_stream *stream, uint32_t rows) {
     filter_row(stream->filter, current, previous, stream->row_bytes, bpp, rows_out + filtered_row * row);
   }
   const size_t length = filtered_row * rows;
-  stream->sum = adler32(stream->sum, rows_out, (uInt)length);
+  stream->sum = libdeflate_adler32(stream->sum, rows_out, length);
 
   segment_job job;
   memset(&job, 0, sizeof job);
@@ -197,24 +187,24 @@ static int flush_segment(cpng_stream *stream, uint32_t rows) {
   unsigned char start[8], trailer[4];
   put_be32(start, (uint32_t)data_length);
   memcpy(start + 4, "IDAT", 4);
-  uLong crc = crc32(0, start + 4, 4);
+  uint32_t crc = libdeflate_crc32(0, start + 4, 4);
   if (status == 0 && data_length <= 0x7fffffff && append(stream, start, 8) == 0) {
     if (starts) {
       unsigned char zlib_header[2];
       zlib_header_bytes(stream->level, zlib_header);
-      crc = crc32(crc, zlib_header, 2);
+      crc = libdeflate_crc32(crc, zlib_header, 2);
       status = append(stream, zlib_header, 2);
     }
     for (uint32_t band = 0; band < job.bands && status == 0; band++) {
-      crc = crc32(crc, job.pieces[band], (uInt)job.piece_sizes[band]);
+      crc = libdeflate_crc32(crc, job.pieces[band], job.piece_sizes[band]);
       status = append(stream, job.pieces[band], job.piece_sizes[band]);
     }
     if (status == 0 && job.ends_image) {
-      put_be32(trailer, (uint32_t)stream->sum);
-      crc = crc32(crc, trailer, 4);
+      put_be32(trailer, stream->sum);
+      crc = libdeflate_crc32(crc, trailer, 4);
       status = append(stream, trailer, 4);
     }
-    put_be32(trailer, (uint32_t)crc);
+    put_be32(trailer, crc);
     if (status == 0) status = append(stream, trailer, 4);
   } else {
     status = -1;
@@ -222,11 +212,7 @@ static int flush_segment(cpng_stream *stream, uint32_t rows) {
   for (uint32_t band = 0; band < job.bands; band++) free(job.pieces[band]);
   if (status != 0) return -1;
 
-  /* What the next segment's first band may reach back into, and the row its first row is filtered from. */
-  const size_t total = stream->window_length + length;
-  const size_t keep = total < WINDOW_BYTES ? total : WINDOW_BYTES;
-  memmove(stream->filtered, stream->filtered + total - keep, keep);
-  stream->window_length = keep;
+  /* The row the next segment's first row is filtered from. */
   memcpy(stream->above, stream->segment + stream->row_bytes * (rows - 1), stream->row_bytes);
   stream->segment_first += rows;
   return 0;

@@ -66,8 +66,8 @@ public enum PNGCodec {
   /// its files are 0.5–4.5 % smaller than libpng's (adaptive filters, zlib level 6) in a fifth of the time
   /// or less; level 2 was 1–3 % larger, for 1–2 ms less on a 1200×800 map.
   public static let defaultCompressionLevel = 5
-  /// Images whose filtered rows take more bytes go through `PNGRowWriter` (zlib, all cores), so that a
-  /// huge image does not need a second copy of its pixels in memory (1200×800 at scale 3 still fits).
+  /// Images whose filtered rows take more bytes go through `PNGRowWriter` (all cores), so that a huge
+  /// image does not need a second copy of its pixels in memory (1200×800 at scale 3 still fits).
   public static let maximumBufferedBytes = 32 << 20
   /// Buffered images are deflated in pieces of about this many bytes of filtered rows, on all cores at
   /// once (an opaque 1200×800 map in 10 pieces): small enough that two or four cores get even shares, large enough
@@ -81,8 +81,8 @@ public enum PNGCodec {
   /// Each image gets one filter for all its rows, none or paeth, whichever deflates a sample of its rows
   /// smaller. Up to `bufferedBytes` of filtered rows the image is deflated by libdeflate at
   /// `compressionLevel` (1–12), in pieces of about `pieceBytes` of filtered rows on all cores at once, laid
-  /// end to end as one stream; above, it goes through `PNGRowWriter` (zlib, level at most 9, on all cores;
-  /// the filter chosen on its first rows), the same bytes on any machine.
+  /// end to end as one stream; above, it goes through `PNGRowWriter` (pieces of a mebibyte on all cores,
+  /// at level 7 or more; the filter chosen on its first rows), the same bytes on any machine.
   public static func encodeARGB32(
     _ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, opaque: Bool,
     compressionLevel: Int = defaultCompressionLevel, bufferedBytes: Int = maximumBufferedBytes,

@@ -2,9 +2,9 @@ import CPNG
 import Foundation
 
 /// A PNG written a band of rows at a time, top to bottom, so that a large image never has to be whole in
-/// memory: about 10 MiB beside the file's bytes, whatever its size. The rows are deflated by zlib on all
-/// cores; the bytes depend on the pixels alone, not on how they are handed in, and are the bytes
-/// `PNGCodec.encodeARGB32` writes for an image above its buffered size.
+/// memory: about 10 MiB beside the file's bytes, whatever its height (rows of up to a mebibyte). The rows are deflated by libdeflate in
+/// pieces of a mebibyte on all cores; the bytes depend on the pixels alone, not on how they are handed in,
+/// and are the bytes `PNGCodec.encodeARGB32` writes for an image above its buffered size.
 ///
 /// Not `Sendable`: one thread writes a PNG.
 public final class PNGRowWriter {
@@ -14,10 +14,15 @@ public final class PNGRowWriter {
   public private(set) var rowsWritten = 0
   private var stream: OpaquePointer?
 
+  /// The libdeflate level large images are written at: a piece of a mebibyte starts with an empty window,
+  /// and at level 7 a map still comes out smaller than zlib's level 6 (a 4800×3200 city: 2258 KiB against
+  /// libpng's 2263), in less CPU time than zlib's level 5.
+  public static let defaultCompressionLevel = 7
+
   /// Begins a `width` × `height` PNG of premultiplied native-endian ARGB32 rows (Cairo's image format);
   /// with `opaque` every pixel must be fully opaque, and the alpha channel is left out.
   public init(
-    width: Int, height: Int, opaque: Bool, compressionLevel: Int = PNGCodec.defaultCompressionLevel
+    width: Int, height: Int, opaque: Bool, compressionLevel: Int = PNGRowWriter.defaultCompressionLevel
   ) throws {
     guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
       throw ImageCodecError.encodingFailed("cannot encode a \(width)×\(height) image")

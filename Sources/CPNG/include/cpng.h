@@ -24,7 +24,7 @@ int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, unsigned 
 /// none or paeth, whichever deflates a sample of the rows smaller. An image whose filtered rows fit in
 /// `max_buffered_bytes` is deflated by libdeflate at `compression_level` (1-12), in pieces of about
 /// `piece_bytes` of filtered rows on all cores at once when there are two or more; a larger one
-/// goes through the row-by-row writer below (`cpng_stream_begin`), all rows at once. No time chunk is
+/// goes through the row-by-row writer below (`cpng_stream_begin`), all rows at once, at level 7 or more. No time chunk is
 /// written, so the same pixels always give the same bytes. Returns 0 on success; on failure -1 and a
 /// message in `error`. The PNG bytes must be released with `cpng_free`.
 int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
@@ -33,7 +33,8 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
                        size_t *png_size, char *error, size_t error_size);
 
 /// A PNG written a few rows at a time, top to bottom, in bounded memory (about 10 MiB beside the file's
-/// bytes, whatever the image's size): zlib at `compression_level` (1-9) on all cores. The filter (none or
+/// bytes, whatever the image's height, for rows of up to a mebibyte; four rows' worth for wider ones): libdeflate at `compression_level` (1-12) in pieces of a mebibyte of
+/// filtered rows on all cores. The filter (none or
 /// paeth) is chosen on the first rows; the bytes depend on the pixels alone, never on how many rows each
 /// `cpng_stream_write` hands in. With `opaque` every pixel must be opaque, and the alpha channel is dropped.
 typedef struct cpng_stream cpng_stream;
