@@ -79,7 +79,8 @@ final class Canvas {
   /// and not be drawn while bands are.
   convenience init(band rows: Range<Int>, of image: Canvas) throws {
     let stride = Int(cairo_image_surface_get_stride(image.surface))
-    guard image.format == .png, rows.lowerBound >= 0, rows.upperBound <= image.pixelHeight, !rows.isEmpty,
+    guard image.format == .png, image.rows == 0..<image.pixelHeight, rows.lowerBound >= 0,
+      rows.upperBound <= image.pixelHeight, !rows.isEmpty,
       let pixels = cairo_image_surface_get_data(image.surface)
     else {
       throw CanvasError.cannotCreateSurface(

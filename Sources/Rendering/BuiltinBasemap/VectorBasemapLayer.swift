@@ -77,16 +77,18 @@ final class VectorBasemapLayer {
     labels = BasemapLabels(zoom: camera.zoom, size: camera.size, style: style)
     guard let view = BasemapView(camera: camera, source: source) else { return }
     let band = VectorBasemapLayer.band(for: camera)
-    // The names are measured and placed (Pango) on another thread while this one reads and projects the
-    // geometry (no Pango, and the source's queries stay on this thread): the two share nothing.
+    // The names are measured and placed (Pango) on a thread of their own while this one reads and projects
+    // the geometry (no Pango, and the source's queries stay on this thread): the two share nothing. A new
+    // thread, not a pool's: a render may itself run on a pool thread (a batch, the library), and waiting
+    // there for the pool could wait for it to grow.
     let placing = LabelPlacing(
       labels: labels, candidates: try BasemapLabels.candidates(in: view, band: band), fontFamily: fontFamily,
       obstacles: obstacles, measuring: measuring)
     let placed = DispatchSemaphore(value: 0)
-    DispatchQueue.global(qos: .userInitiated).async {
+    Thread {
       placing.run()
       placed.signal()
-    }
+    }.start()
     do {
       try readGeometry(view, band: band)
     } catch {
@@ -194,7 +196,8 @@ private final class LabelPlacing: @unchecked Sendable {
   let obstacles: [PixelRect]
   let measuring: MeasuringContext
   /// The calling thread's Pango font map: Pango keeps one per thread, and a fresh one would match every
-  /// font again; the placing thread borrows this one while the caller leaves Pango alone.
+  /// font again; the placing thread (new, and gone after) borrows this one while the caller leaves Pango
+  /// alone.
   let fontMap: UnsafeMutablePointer<PangoFontMap>?
 
   init(

@@ -60,7 +60,9 @@ struct BandedImage {
     cancellation: RenderCancellation?, overlays draw: (Canvas) -> Void
   ) throws(RenderError) -> (data: [UInt8], basemap: Basemap)? {
     let (width, height) = (Int(camera.pixelSize.width), Int(camera.pixelSize.height))
+    var times = PhaseClock()
     try Basemap.prepare(plan, warnings: &warnings)
+    times.lap("basemap")
     let writer: PNGRowWriter
     do {
       writer = try PNGRowWriter(width: width, height: height, opaque: true)
@@ -70,17 +72,21 @@ struct BandedImage {
     let loader = TileLoader(source: plan.source, cache: request.tileCache)
     let view = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
     var outcome = LoadedTiles(images: [:], missing: [], failed: [])
-    var times = PhaseClock()
-    for band in bands(pixelHeight: height) {
+    let bands = bands(pixelHeight: height)
+    for (index, band) in bands.enumerated() {
       try cancellation?.check()
       let canvas: Canvas
       do {
         canvas = try Canvas(rows: band, ofImageWidth: width, height: height, scale: camera.scale)
+      } catch CanvasError.cannotCreateSurface(_, _, let status) {
+        // Named as the image the user asked for, as when it is drawn whole.
+        throw RenderError.drawing(
+          "\(CanvasError.cannotCreateSurface(width: width, height: height, status: status))")
       } catch {
         throw RenderError.drawing("\(error)")
       }
       canvas.drawing.fillRect(view, color: request.style.basemap.background)
-      if let range = tileRange(for: band) {
+      if let range = tileRange(for: band, first: index == 0, last: index == bands.count - 1) {
         let tiles = plan.tiles.filter { range.rows.contains($0.y) }
         let loaded: LoadedTiles
         do {
@@ -102,7 +108,8 @@ struct BandedImage {
       times.lap("draw overlays")
       cairo_surface_flush(canvas.surface)
       guard canvas.isIntact else {
-        throw RenderError.drawing(String(cString: cairo_status_to_string(cairo_status(canvas.context))))
+        let status = String(cString: cairo_status_to_string(cairo_status(canvas.context)))
+        throw RenderError.drawing("\(CanvasError.drawingFailed(status))")
       }
       guard canvas.isOpaque, let pixels = cairo_image_surface_get_data(canvas.surface) else { return nil }
       do {
@@ -131,12 +138,14 @@ struct BandedImage {
   }
 
   /// The plan's tile rows that reach into `band` (inside the image, bands are cut on tile edges: each
-  /// tile row reaches into one band), or nil.
-  private func tileRange(for band: Range<Int>) -> TileRange? {
+  /// tile row reaches into one band), the `first` band also any above the image and the `last` any below
+  /// it, so that every tile of the plan is loaded, and counted, once whatever the range holds; nil when
+  /// none.
+  private func tileRange(for band: Range<Int>, first: Bool, last: Bool) -> TileRange? {
     let size = plan.source.tileSize
     let rows = plan.range.rows.filter {
       let top = origin.y + ($0 - plan.range.rows.lowerBound) * size
-      return top < band.upperBound && top + size > band.lowerBound
+      return (top < band.upperBound || last) && (top + size > band.lowerBound || first)
     }
     guard let first = rows.first, let last = rows.last else { return nil }
     return TileRange(zoom: plan.range.zoom, columns: plan.range.columns, rows: first...last)
