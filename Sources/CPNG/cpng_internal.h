@@ -104,6 +104,14 @@ void run_on_cores(void *(*worker)(void *), void *job, uint32_t tasks);
 unsigned char *join_zlib_pieces(unsigned char *const *pieces, const size_t *sizes, const uint32_t *sums,
                                 const size_t *lengths, uint32_t count, int level, size_t *stream_size);
 
+/* `length` bytes at `input` deflated by `compressor` as one piece of a longer stream: unless `is_last`,
+   continued past its final block (deflate_continue_after, with `walk_room`), so that another piece can
+   follow it (cpng_pieces.c). Returns the piece (release with free) and its size in `size`, or NULL when
+   out of memory or the piece cannot be continued. */
+struct libdeflate_compressor;
+unsigned char *deflate_stream_piece(struct libdeflate_compressor *compressor, const unsigned char *input,
+                                    size_t length, int is_last, void *walk_room, size_t *size);
+
 /* The bytes of scratch `deflate_continue_after` needs (cpng_deflate_walk.c). */
 size_t deflate_walk_room(void);
 

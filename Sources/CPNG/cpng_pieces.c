@@ -42,18 +42,23 @@ static int deflate_piece(piece_job *job, uint32_t piece, piece_worker_room *room
               filtered);
   job->sums[piece] = libdeflate_adler32(1, filtered, length);
   job->lengths[piece] = length;
-  const size_t capacity = libdeflate_deflate_compress_bound(room->compressor, length) + 5;
+  job->outputs[piece] = deflate_stream_piece(room->compressor, filtered, length, last == job->height,
+                                             room->walk_room, &job->output_sizes[piece]);
+  return job->outputs[piece] ? 0 : -1;
+}
+
+unsigned char *deflate_stream_piece(struct libdeflate_compressor *compressor, const unsigned char *input,
+                                    size_t length, int is_last, void *walk_room, size_t *size) {
+  const size_t capacity = libdeflate_deflate_compress_bound(compressor, length) + 5;
   unsigned char *output = malloc(capacity);
-  if (!output) return -1;
-  size_t size = libdeflate_deflate_compress(room->compressor, filtered, length, output, capacity - 5);
-  if (size != 0 && last < job->height) size = deflate_continue_after(output, size, room->walk_room);
-  if (size == 0) {
+  if (!output) return NULL;
+  *size = libdeflate_deflate_compress(compressor, input, length, output, capacity - 5);
+  if (*size != 0 && !is_last) *size = deflate_continue_after(output, *size, walk_room);
+  if (*size == 0) {
     free(output);
-    return -1;
+    return NULL;
   }
-  job->outputs[piece] = output;
-  job->output_sizes[piece] = size;
-  return 0;
+  return output;
 }
 
 static void *piece_worker(void *argument) {

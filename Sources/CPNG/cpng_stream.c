@@ -115,20 +115,10 @@ static int deflate_segment_band(segment_job *job, uint32_t band, struct libdefla
   const size_t filtered_row = stream->row_bytes + 1;
   const uint32_t first = band * stream->rows_per_band;
   const uint32_t last = first + stream->rows_per_band < job->rows ? first + stream->rows_per_band : job->rows;
-  const unsigned char *input = job->data + filtered_row * first;
-  const size_t length = filtered_row * (last - first);
-  const size_t capacity = libdeflate_deflate_compress_bound(compressor, length) + 5;
-  unsigned char *piece = malloc(capacity);
-  if (!piece) return -1;
-  size_t size = libdeflate_deflate_compress(compressor, input, length, piece, capacity - 5);
-  if (size != 0 && !(job->ends_image && last == job->rows)) size = deflate_continue_after(piece, size, walk_room);
-  if (size == 0) {
-    free(piece);
-    return -1;
-  }
-  job->pieces[band] = piece;
-  job->piece_sizes[band] = size;
-  return 0;
+  job->pieces[band] = deflate_stream_piece(compressor, job->data + filtered_row * first,
+                                           filtered_row * (last - first), job->ends_image && last == job->rows,
+                                           walk_room, &job->piece_sizes[band]);
+  return job->pieces[band] ? 0 : -1;
 }
 
 static void *segment_worker(void *argument) {

@@ -24,7 +24,7 @@ public enum JPEGCodec {
       throw ImageCodecError.tooLarge(width: Int(width), height: Int(height), limit: maximumSide)
     }
     guard status == Int32(CJPEG_OK), let pixels else {
-      let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let reason = String(cMessage: message)
       throw ImageCodecError.notAnImage(reason.isEmpty ? "not a JPEG image" : reason)
     }
     defer { cjpeg_free(pixels) }

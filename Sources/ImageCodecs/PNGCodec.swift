@@ -56,7 +56,7 @@ public enum PNGCodec {
       initialized = status == 0 ? count : 0
     }
     guard status == 0 else {
-      let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let reason = String(cMessage: message)
       throw ImageCodecError.notAnImage(reason.isEmpty ? "not a PNG image" : reason)
     }
     return RasterImage(width: size.width, height: size.height, rgba: rgba)
@@ -102,7 +102,7 @@ public enum PNGCodec {
       &outputSize,
       &message, message.count)
     guard status == 0, let output else {
-      let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let reason = String(cMessage: message)
       throw ImageCodecError.encodingFailed(reason)
     }
     defer { cpng_free(output) }

@@ -69,7 +69,7 @@ public final class PNGRowWriter {
   }
 
   private static func failure(_ message: [CChar]) -> ImageCodecError {
-    let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let reason = String(cMessage: message)
     return .encodingFailed(reason.isEmpty ? "PNG compression failed" : reason)
   }
 }

@@ -50,3 +50,10 @@ public enum ImageCodecError: Error, Equatable, CustomStringConvertible {
     }
   }
 }
+
+extension String {
+  /// The NUL-ended text a C codec wrote into `buffer` (empty when it wrote none).
+  init(cMessage buffer: [CChar]) {
+    self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}

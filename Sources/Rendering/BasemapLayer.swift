@@ -47,7 +47,7 @@ struct BasemapLayer {
       cairo_surface_flush(canvas.surface)
       fill(
         Self.target(pixels, of: canvas, origin: origin), placements: placements, surface: canvas.surface,
-        top: canvas.rows.lowerBound)
+        surfaceTop: canvas.rows.lowerBound)
       return
     }
 
@@ -59,7 +59,7 @@ struct BasemapLayer {
       Target(
         pixels: cairo_image_surface_get_data(mosaic)!, stride: Int(cairo_image_surface_get_stride(mosaic)),
         width: columns * tileSize, height: rows * tileSize, origin: (0, 0)),
-      placements: placements, surface: mosaic, top: 0)
+      placements: placements, surface: mosaic, surfaceTop: 0)
 
     // An SVG or PDF keeps every pixel of the image it is given: give it only the part in view (a tile
     // mosaic is up to a tile larger on every side), without alpha when the tiles have none.
@@ -250,9 +250,11 @@ struct BasemapLayer {
 
   /// Copies each tile's pixels into place (premultiplying them; whatever of a tile lies outside the
   /// target is left out) and draws placeholders for missing ones.
-  /// `surface` is the Cairo surface over the target's pixels, its first row the image's row `top` (its
-  /// device offset moves what is drawn on it up by as much).
-  private func fill(_ target: Target, placements: [TileRange.Placement], surface: OpaquePointer, top: Int) {
+  /// `surface` is the Cairo surface over the target's pixels, its first row the image's row `surfaceTop`
+  /// (its device offset moves what is drawn on it up by as much).
+  private func fill(
+    _ target: Target, placements: [TileRange.Placement], surface: OpaquePointer, surfaceTop: Int
+  ) {
     var missing: [(Int, Int)] = []
     for placement in placements {
       let (left, top) = target.corner(of: placement, in: range, tileSize: tileSize)
@@ -267,7 +269,7 @@ struct BasemapLayer {
     let cr = cairo_create(surface)!
     defer { cairo_destroy(cr) }
     let side = Double(tileSize)
-    for (left, top) in missing.map({ (Double($0.0), Double($0.1 + top)) }) {
+    for (left, top) in missing.map({ (Double($0.0), Double($0.1 + surfaceTop)) }) {
       cairo_rectangle(cr, left, top, side, side)
       cairo_set_source_rgba(cr, style.placeholder.red, style.placeholder.green, style.placeholder.blue, 1)
       cairo_fill(cr)

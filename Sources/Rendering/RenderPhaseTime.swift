@@ -27,6 +27,20 @@ struct PhaseClock {
     last = now
   }
 
+  /// The stages' times with the laps of a repeated stage summed, in the order the stages first came (a
+  /// stage run once per band).
+  var phaseTotals: [RenderPhaseTime] {
+    var totals: [RenderPhaseTime] = []
+    for lap in phases {
+      if let index = totals.firstIndex(where: { $0.name == lap.name }) {
+        totals[index].seconds += lap.seconds
+      } else {
+        totals.append(lap)
+      }
+    }
+    return totals
+  }
+
   /// Ends a stage whose parts were timed by another clock: their laps stand for it.
   mutating func lap(_ name: String, splitInto parts: [RenderPhaseTime]?) {
     guard let parts, !parts.isEmpty else { return lap(name) }

@@ -126,7 +126,7 @@ struct BandedImage {
       throw RenderError.drawing("\(error)")
     }
     times.lap("encode")
-    clock.lap("basemap", splitInto: Self.totals(of: times.phases))
+    clock.lap("basemap", splitInto: times.phaseTotals)
     // In the order the tiles are listed, as a render drawn whole reports them.
     outcome.missing.sort()
     outcome.failed.sort { $0.tile < $1.tile }
@@ -149,18 +149,5 @@ struct BandedImage {
     }
     guard let first = rows.first, let last = rows.last else { return nil }
     return TileRange(zoom: plan.range.zoom, columns: plan.range.columns, rows: first...last)
-  }
-
-  /// Each stage's time summed over the bands, in the order the stages first came.
-  private static func totals(of laps: [RenderPhaseTime]) -> [RenderPhaseTime] {
-    var totals: [RenderPhaseTime] = []
-    for lap in laps {
-      if let index = totals.firstIndex(where: { $0.name == lap.name }) {
-        totals[index].seconds += lap.seconds
-      } else {
-        totals.append(lap)
-      }
-    }
-    return totals
   }
 }
