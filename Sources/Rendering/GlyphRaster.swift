@@ -77,7 +77,7 @@ struct GlyphRaster: Equatable {
   }
 
   private func installInFontconfig() {
-    guard let config = FcConfigGetCurrent() else { return }
+    guard let config = FontSetup.currentConfiguration() else { return }
     _ = fontconfigRule.withCString {
       FcConfigParseAndLoadFromMemory(
         config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), FcTrue)

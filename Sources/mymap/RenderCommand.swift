@@ -9,8 +9,10 @@ import Tiles
 
 /// `mymap render`: places in, a finished map image out.
 enum RenderCommand {
+  /// The command's name, known before its spec is made.
+  static let name = "render"
   static let spec = CommandSpec(
-    "render", abstract: "Draw saved places on a map and write it as PNG, SVG or PDF.",
+    name, abstract: "Draw saved places on a map and write it as PNG, SVG or PDF.",
     discussion: """
       The map is fitted to the places (the seed's region rules, the short way across the 180° meridian) \
       so that every pin and callout is inside the image. Exit codes: 0 done, 2 bad usage (also an \

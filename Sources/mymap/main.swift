@@ -1,5 +1,6 @@
 import Arguments
 import Foundation
+import Rendering
 
 /// The CLI entry point: choose the command, run it, map its failure to an exit code and one line on stderr.
 let version = "0.1.0"
@@ -24,6 +25,9 @@ func main() -> Int32 {
     Console.print("mymap \(version)")
     return 0
   }
+  // A render's fonts load on the other core while the commands' specs are made and the places, style
+  // and tiles are read.
+  if argv.first == RenderCommand.name { FontSetup.startLoading() }
   let tool = makeTool()
   /// Each command's code, by name.
   let runners: [String: (ParsedArguments) throws(CLIError) -> Void] = [

@@ -89,6 +89,37 @@ final class LetterDiffTests: XCTestCase {
     }
   }
 
+  /// The machine's font configuration still chooses the fonts: a `FONTCONFIG_FILE` that maps the style's
+  /// family to a serif one draws the callouts in serif, and the layout names its file.
+  func testTheMachinesFontConfigurationChoosesTheFonts() throws {
+    let sandbox = try Sandbox()
+    let config = try sandbox.write(
+      """
+      <?xml version="1.0"?>
+      <fontconfig>
+        <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+        <match target="pattern">
+          <test name="family"><string>DejaVu Sans</string></test>
+          <edit name="family" mode="assign" binding="same"><string>DejaVu Serif</string></edit>
+        </match>
+      </fontconfig>
+      """, to: "fonts.conf")
+    let file = try sandbox.write(places("Bar"), to: "places.json")
+    let arguments = ["render", "--locations", file, "--size", "400x300"]
+    assertSucceeded(try sandbox.run(arguments + ["--out", "sans.png", "--layout-json", "sans.json"]))
+    assertSucceeded(
+      try sandbox.run(
+        arguments + ["--out", "serif.png", "--layout-json", "serif.json"],
+        environment: ["FONTCONFIG_FILE": config]))
+    XCTAssertNotEqual(sandbox.contents(of: "serif.png"), sandbox.contents(of: "sans.png"))
+    let sans = try XCTUnwrap(sandbox.contents(of: "sans.json").flatMap { String(bytes: $0, encoding: .utf8) })
+    let serif = try XCTUnwrap(
+      sandbox.contents(of: "serif.json").flatMap { String(bytes: $0, encoding: .utf8) })
+    XCTAssertTrue(sans.contains("DejaVuSans.ttf"), "the default font")
+    XCTAssertTrue(serif.contains("DejaVuSerif.ttf"), "the configuration's font")
+    XCTAssertFalse(serif.contains("DejaVuSans.ttf"))
+  }
+
   func testAnotherRasterizationPassesAtScale2And3() throws {
     let sandbox = try Sandbox()
     for scale in [2, 3] {
