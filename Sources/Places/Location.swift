@@ -55,7 +55,7 @@ public struct Location: Hashable, Sendable, Identifiable {
 
   /// The coordinate as the seed shows it, 8 decimals each.
   public var coordinateText: String {
-    String(format: "Lat: %.8f, Long: %.8f", latitude, longitude)
+    "Lat: \(FixedPointText.string(latitude, digits: 8)), Long: \(FixedPointText.string(longitude, digits: 8))"
   }
 }
 

@@ -137,20 +137,20 @@ public final class LocationStore: @unchecked Sendable {
 
   /// The shortest start of `id`, at least `minimumLength` characters, that no other stored id shares, so
   /// `resolve` finds the place by it. Ids that start alike are neighbours in id order, so two index
-  /// look-ups decide it, however large the store.
+  /// look-ups (one statement: `mymap list` asks it for every row) decide it, however large the store.
   public func uniquePrefix(of id: String, minimumLength: Int) throws(LocationStoreError) -> String {
     try locked { () throws in
+      let statement = try database.cached(
+        """
+        SELECT (SELECT id FROM location WHERE id < ?1 ORDER BY id DESC LIMIT 1),
+          (SELECT id FROM location WHERE id > ?1 ORDER BY id LIMIT 1)
+        """)
+      defer { statement.reset() }
+      try statement.bind([.text(id)])
       var shared = 0
-      for sql in [
-        "SELECT id FROM location WHERE id < ? ORDER BY id DESC LIMIT 1",
-        "SELECT id FROM location WHERE id > ? ORDER BY id LIMIT 1",
-      ] {
-        let statement = try database.cached(sql)
-        defer { statement.reset() }
-        try statement.bind([.text(id)])
-        if try statement.step() {
-          let neighbour = statement.string(0)
-          shared = max(shared, zip(id, neighbour).prefix { $0 == $1 }.count)
+      if try statement.step() {
+        for column: Int32 in 0..<2 where !statement.isNull(column) {
+          shared = max(shared, zip(id, statement.string(column)).prefix { $0 == $1 }.count)
         }
       }
       return String(id.prefix(max(minimumLength, shared + 1)))

@@ -17,8 +17,8 @@ enum PlaceText {
     var rows: [(String, String)] = [
       ("Description", place.locationDescription.isEmpty ? "(No Description)" : place.locationDescription),
       ("Category", place.category),
-      ("Latitude", String(format: "%.8f", place.latitude)),
-      ("Longitude", String(format: "%.8f", place.longitude)),
+      ("Latitude", FixedPointText.string(place.latitude, digits: 8)),
+      ("Longitude", FixedPointText.string(place.longitude, digits: 8)),
       ("Address", place.fullAddress),
       ("Date", place.date.map(dates.string(from:)) ?? "(no date)"),
     ]

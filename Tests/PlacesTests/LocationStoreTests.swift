@@ -204,6 +204,30 @@ final class LocationStoreTests: XCTestCase {
       "the id '3f2a9c10' is ambiguous: '\(ids[0])', '\(ids[1])' start with it; give more of the id")
   }
 
+  /// The shortest start of an id that names it alone: the longer start shared with either neighbour in id
+  /// order, plus one character, and never under the minimum.
+  func testUniquePrefixIsLongEnoughToResolve() throws {
+    let scratch = try ScratchStore()
+    let ids = [
+      "3f2a9c10-0000-4000-8000-000000000001", "3f2a9c10-0000-4000-8000-000000000002",
+      "3f2a9c17-0000-4000-8000-000000000003", "7b11e2d4-0000-4000-8000-000000000004", "abc",
+    ]
+    for id in ids { try scratch.store.add(storePlace(id)) }
+    let prefixes = try ids.map { try scratch.store.uniquePrefix(of: $0, minimumLength: 8) }
+    XCTAssertEqual(
+      prefixes,
+      [ids[0], ids[1], "3f2a9c17", "7b11e2d4", "abc"])
+    // The middle neighbour shares 7 characters with the one before it and none with the one after it.
+    XCTAssertEqual(try scratch.store.uniquePrefix(of: ids[2], minimumLength: 4), "3f2a9c17")
+    XCTAssertEqual(try scratch.store.uniquePrefix(of: ids[3], minimumLength: 4), "7b11")
+    // The first and last ids have a neighbour on one side only; an id not stored gets its own prefix.
+    XCTAssertEqual(try scratch.store.uniquePrefix(of: "abc", minimumLength: 1), "a")
+    XCTAssertEqual(try scratch.store.uniquePrefix(of: "3f2a9c10-9", minimumLength: 4), "3f2a9c10-9")
+    for (id, prefix) in zip(ids, prefixes) {
+      XCTAssertEqual(try scratch.store.resolve(idOrPrefix: prefix).id, id)
+    }
+  }
+
   func testNewIDsAreLowercaseUUIDs() {
     let id = LocationStore.newID()
     XCTAssertNotNil(UUID(uuidString: id))
