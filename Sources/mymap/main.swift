@@ -81,4 +81,6 @@ func main() -> Int32 {
   }
 }
 
-exit(main())
+let status = main()
+FontSetup.finishLoading()
+exit(status)

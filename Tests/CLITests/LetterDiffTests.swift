@@ -120,6 +120,24 @@ final class LetterDiffTests: XCTestCase {
     XCTAssertFalse(serif.contains("DejaVuSans.ttf"))
   }
 
+  /// A configuration that names no cache folder (FcInit then adds its defaults) renders without a word
+  /// from fontconfig on stderr, and with the same fonts as the machine's.
+  func testAFontConfigurationWithoutACacheFolderRendersQuietly() throws {
+    let sandbox = try Sandbox()
+    let config = try sandbox.write(
+      """
+      <?xml version="1.0"?>
+      <fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir></fontconfig>
+      """, to: "fonts.conf")
+    let file = try sandbox.write(places("Bar"), to: "places.json")
+    let arguments = ["render", "--locations", file, "--size", "400x300"]
+    assertSucceeded(try sandbox.run(arguments + ["--out", "machine.png"]))
+    let result = try sandbox.run(
+      arguments + ["--out", "dejavu.png"], environment: ["FONTCONFIG_FILE": config])
+    assertSucceeded(result)
+    XCTAssertEqual(sandbox.contents(of: "dejavu.png"), sandbox.contents(of: "machine.png"))
+  }
+
   func testAnotherRasterizationPassesAtScale2And3() throws {
     let sandbox = try Sandbox()
     for scale in [2, 3] {
