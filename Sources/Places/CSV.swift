@@ -199,21 +199,24 @@ enum CSV {
 
   // MARK: Writing
 
-  /// The places as CSV text: the header, then one row a place.
-  static func encode(_ set: LocationSet) -> String {
-    var output = header.map(\.headerName).joined(separator: ",") + "\n"
-    for location in set.locations {
-      let placemark = location.placemark
-      let fields: [String] = [
-        JSONWriter.numberText(location.latitude), JSONWriter.numberText(location.longitude),
-        location.locationDescription, location.category, location.date.map(ISO8601Date.format) ?? "",
-        location.id, placemark?.subThoroughfare ?? "", placemark?.thoroughfare ?? "",
-        placemark?.locality ?? "", placemark?.administrativeArea ?? "", placemark?.postalCode ?? "",
-        placemark?.country ?? "", location.photoPath ?? "",
-      ]
-      output += fields.map(csvQuotedIfNeeded).joined(separator: ",") + "\n"
+  /// The first line of a CSV file mymap writes: the header naming its columns.
+  static var headerLine: String { header.map(\.headerName).joined(separator: ",") + "\n" }
+
+  /// Appends a place as one row under `headerLine`.
+  static func writeRow(_ location: Location, into output: inout [UInt8]) {
+    let placemark = location.placemark
+    let fields: [String] = [
+      JSONWriter.numberText(location.latitude), JSONWriter.numberText(location.longitude),
+      location.locationDescription, location.category, location.date.map(ISO8601Date.format) ?? "",
+      location.id, placemark?.subThoroughfare ?? "", placemark?.thoroughfare ?? "",
+      placemark?.locality ?? "", placemark?.administrativeArea ?? "", placemark?.postalCode ?? "",
+      placemark?.country ?? "", location.photoPath ?? "",
+    ]
+    for (offset, field) in fields.enumerated() {
+      if offset > 0 { output.append(UInt8(ascii: ",")) }
+      output.append(contentsOf: csvQuotedIfNeeded(field).utf8)
     }
-    return output
+    output.append(UInt8(ascii: "\n"))
   }
 }
 

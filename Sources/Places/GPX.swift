@@ -67,40 +67,44 @@ enum GPX {
 
   // MARK: Writing
 
-  static func encode(_ set: LocationSet) -> String {
-    var output = """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <gpx version="1.1" creator="mymap" xmlns="\(namespace11)" xmlns:mymap="\(mymapNamespace)" \
-      xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
-      xsi:schemaLocation="\(namespace11) http://www.topografix.com/GPX/1/1/gpx.xsd">
+  /// What a GPX file mymap writes starts with, up to its first waypoint.
+  static let documentStart = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="mymap" xmlns="\(namespace11)" xmlns:mymap="\(mymapNamespace)" \
+    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+    xsi:schemaLocation="\(namespace11) http://www.topografix.com/GPX/1/1/gpx.xsd">
 
-      """
-    func element(_ name: String, _ text: String, indent: String) {
-      output += "\(indent)<\(name)>\(escaped(text))</\(name)>\n"
+    """
+
+  /// What it ends with, after its last track.
+  static let documentEnd = "</gpx>\n"
+
+  /// Appends a place as a `wpt` element (GPX 1.1 puts the waypoints before the routes and tracks).
+  static func writeWaypoint(_ location: Location, into output: inout [UInt8]) {
+    var text =
+      "  <wpt lat=\"\(JSONWriter.numberText(location.latitude))\""
+      + " lon=\"\(JSONWriter.numberText(location.longitude))\">\n"
+    func element(_ name: String, _ value: String, indent: String) {
+      text += "\(indent)<\(name)>\(escaped(value))</\(name)>\n"
     }
-    for location in set.locations {
-      output +=
-        "  <wpt lat=\"\(JSONWriter.numberText(location.latitude))\""
-        + " lon=\"\(JSONWriter.numberText(location.longitude))\">\n"
-      // GPX 1.1 orders a waypoint's elements: time, name, …, type, extensions.
-      if let date = location.date { element("time", ISO8601Date.format(date), indent: "    ") }
-      if !location.locationDescription.isEmpty {
-        element("name", location.locationDescription, indent: "    ")
-      }
-      if location.category != Category.default.name { element("type", location.category, indent: "    ") }
-      output += "    <extensions>\n"
-      element("mymap:id", location.id, indent: "      ")
-      if let placemark = location.placemark {
-        output += "      <mymap:placemark>\n"
-        for (name, value) in placemarkFields(placemark) {
-          if let value { element("mymap:\(name)", value, indent: "        ") }
-        }
-        output += "      </mymap:placemark>\n"
-      }
-      if let photo = location.photoPath { element("mymap:photo", photo, indent: "      ") }
-      output += "    </extensions>\n  </wpt>\n"
+    // GPX 1.1 orders a waypoint's elements: time, name, …, type, extensions.
+    if let date = location.date { element("time", ISO8601Date.format(date), indent: "    ") }
+    if !location.locationDescription.isEmpty {
+      element("name", location.locationDescription, indent: "    ")
     }
-    return output + encodeTracks(set.tracks) + "</gpx>\n"
+    if location.category != Category.default.name { element("type", location.category, indent: "    ") }
+    text += "    <extensions>\n"
+    element("mymap:id", location.id, indent: "      ")
+    if let placemark = location.placemark {
+      text += "      <mymap:placemark>\n"
+      for (name, value) in placemarkFields(placemark) {
+        if let value { element("mymap:\(name)", value, indent: "        ") }
+      }
+      text += "      </mymap:placemark>\n"
+    }
+    if let photo = location.photoPath { element("mymap:photo", photo, indent: "      ") }
+    text += "    </extensions>\n  </wpt>\n"
+    output.append(contentsOf: text.utf8)
   }
 
   static func placemarkFields(_ placemark: Placemark) -> KeyValuePairs<String, String?> {

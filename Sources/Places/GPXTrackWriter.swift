@@ -1,36 +1,36 @@
 import JSON
 
 extension GPX {
-  /// Routes (`rte`), then tracks (`trk`), as GPX 1.1 orders them after the waypoints: the name, `desc`,
-  /// `type` (a category other than `No Category`), mymap's `id` extension, then the points with `ele` and
-  /// `time` where known. Reading it back gives the same tracks.
-  static func encodeTracks(_ tracks: [Track]) -> String {
-    var output = ""
-    for kind in [Track.Kind.route, .track] {
-      for track in tracks where track.kind == kind {
-        let element = kind == .track ? "trk" : "rte"
-        output += "  <\(element)>\n"
-        if !track.name.isEmpty { output += "    <name>\(escaped(track.name))</name>\n" }
-        if !track.trackDescription.isEmpty {
-          output += "    <desc>\(escaped(track.trackDescription))</desc>\n"
+  /// Appends a route (`rte`) or track (`trk`): the name, `desc`, `type` (a category other than
+  /// `No Category`), mymap's `id` extension, then the points with `ele` and `time` where known. Reading it
+  /// back gives the same track. GPX 1.1 puts the routes before the tracks, both after the waypoints
+  /// (`LocationsDocumentWriter.trackPasses`).
+  static func writeTrack(_ track: Track, into output: inout [UInt8]) {
+    let element = track.kind == .track ? "trk" : "rte"
+    var text = "  <\(element)>\n"
+    if !track.name.isEmpty { text += "    <name>\(escaped(track.name))</name>\n" }
+    if !track.trackDescription.isEmpty {
+      text += "    <desc>\(escaped(track.trackDescription))</desc>\n"
+    }
+    if track.category != Category.default.name {
+      text += "    <type>\(escaped(track.category))</type>\n"
+    }
+    text += "    <extensions><mymap:id>\(escaped(track.id))</mymap:id></extensions>\n"
+    output.append(contentsOf: text.utf8)
+    if track.kind == .track {
+      for segment in track.segments {
+        output.append(contentsOf: "    <trkseg>\n".utf8)
+        for point in segment {
+          output.append(contentsOf: pointElement("trkpt", point, indent: "      ").utf8)
         }
-        if track.category != Category.default.name {
-          output += "    <type>\(escaped(track.category))</type>\n"
-        }
-        output += "    <extensions><mymap:id>\(escaped(track.id))</mymap:id></extensions>\n"
-        if kind == .track {
-          for segment in track.segments {
-            output += "    <trkseg>\n"
-            for point in segment { output += pointElement("trkpt", point, indent: "      ") }
-            output += "    </trkseg>\n"
-          }
-        } else {
-          for point in track.points { output += pointElement("rtept", point, indent: "    ") }
-        }
-        output += "  </\(element)>\n"
+        output.append(contentsOf: "    </trkseg>\n".utf8)
+      }
+    } else {
+      for point in track.points {
+        output.append(contentsOf: pointElement("rtept", point, indent: "    ").utf8)
       }
     }
-    return output
+    output.append(contentsOf: "  </\(element)>\n".utf8)
   }
 
   private static func pointElement(_ name: String, _ point: TrackPoint, indent: String) -> String {

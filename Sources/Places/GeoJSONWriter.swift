@@ -1,19 +1,12 @@
 import JSON
 
 extension GeoJSON {
-  /// A FeatureCollection with one Point feature per place, in order, then one line per track
-  /// (`trackFeature`): the id both as the feature's `id`
-  /// (RFC 7946) and as `properties.id` (many tools show only properties), then `description`, `category`,
-  /// `date`, `placemark` and `photo` as in mymap JSON (absent optionals left out). Reading it back gives the
-  /// same places. The user's position is not written (GeoJSON has no place for it).
-  static func encode(_ set: LocationSet) -> JSONValue {
-    .object([
-      .init("type", .string("FeatureCollection")),
-      .init("features", .array(set.locations.map(feature) + set.tracks.map(trackFeature))),
-    ])
-  }
-
-  private static func feature(_ location: Location) -> JSONValue {
+  /// A place as a Point feature, for a FeatureCollection that holds the places in order, then one line per
+  /// track (`trackFeature`): the id both as the feature's `id` (RFC 7946) and as `properties.id` (many
+  /// tools show only properties), then `description`, `category`, `date`, `placemark` and `photo` as in
+  /// mymap JSON (absent optionals left out). Reading it back gives the same places. The user's position is
+  /// not written (GeoJSON has no place for it).
+  static func feature(_ location: Location) -> JSONValue {
     var properties: [JSONValue.Member] = [
       .init("id", .string(location.id)),
       .init("description", .string(location.locationDescription)),

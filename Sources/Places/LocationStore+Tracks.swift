@@ -74,25 +74,42 @@ extension LocationStore {
   /// order they were added). A track is in a date range when its time span overlaps it; one without times
   /// is outside every range, like a place without a date.
   public func tracks(_ filter: LocationFilter = .init()) throws(LocationStoreError) -> [Track] {
+    var result: [Track] = []
+    do {
+      try forEachTrack(filter) { result.append($0) }
+    } catch let error as LocationStoreError {
+      throw error
+    } catch {
+      throw LocationStoreError.failed("\(error)")  // Not reached: the body above throws nothing.
+    }
+    return result
+  }
+
+  /// Calls `body` with each matching track (of `kind`, or of both kinds when nil) in the order of
+  /// `tracks(_:)`, reading one at a time, so that only one track's points are in memory at once. An error
+  /// `body` throws ends the walk and is rethrown as it is; store failures are `LocationStoreError`s.
+  public func forEachTrack(
+    _ filter: LocationFilter = .init(), kind: Track.Kind? = nil, _ body: (Track) throws -> Void
+  ) throws {
     let query = StoreQuery(filter, sinceColumn: "end_date", untilColumn: "start_date")
-    return try locked { () throws in
-      let statement = try database.fresh(
-        "SELECT id, name, kind, category, description, points FROM track" + query.whereClause
-          + " ORDER BY start_date, rowid")
-      defer { statement.finalize() }
-      try statement.bind(query.values)
-      var result: [Track] = []
-      while try statement.step() {
-        let id = statement.string(0)
-        guard let segments = TrackPointsBlob.decode(statement.blob(5)) else {
-          throw LocationStoreError.failed("the points of track '\(id)' are damaged")
-        }
-        result.append(
-          Track(
-            id: id, name: statement.string(1), kind: Track.Kind(rawValue: statement.string(2)) ?? .track,
-            category: statement.string(3), trackDescription: statement.string(4), segments: segments))
+    var whereClause = query.whereClause
+    var values = query.values
+    if let kind {
+      whereClause += (whereClause.isEmpty ? " WHERE " : " AND ") + "kind = ?"
+      values.append(.text(kind.rawValue))
+    }
+    try eachRow(
+      "SELECT id, name, kind, category, description, points FROM track" + whereClause
+        + " ORDER BY start_date, rowid", values
+    ) { row in
+      let id = row.string(0)
+      guard let segments = TrackPointsBlob.decode(row.blob(5)) else {
+        throw LocationStoreError.failed("the points of track '\(id)' are damaged")
       }
-      return result
+      try body(
+        Track(
+          id: id, name: row.string(1), kind: Track.Kind(rawValue: row.string(2)) ?? .track,
+          category: row.string(3), trackDescription: row.string(4), segments: segments))
     }
   }
 

@@ -210,19 +210,26 @@ public final class LocationStore: @unchecked Sendable {
     _ body: (Location) throws -> Void
   ) throws {
     let query = StoreQuery(filter, order: order)
+    try eachRow(
+      "SELECT \(StoreSchema.columns) FROM location" + query.whereClause + query.orderClause, query.values
+    ) { try body(Self.location($0)) }
+  }
+
+  /// Calls `body` with each row `sql` gives, under the lock, one row at a time. `body` may run other
+  /// queries meanwhile (the statement is one of its own, not a cached one); an error it throws ends the
+  /// walk and is rethrown as it is. SQLite's failures come out as `LocationStoreError`s.
+  func eachRow(_ sql: String, _ values: [SQLiteValue], _ body: (SQLiteStatement) throws -> Void) throws {
     lock.lock()
     defer { lock.unlock() }
-    // A statement of its own, not a cached one: `body` may run other queries meanwhile.
     let statement: SQLiteStatement
     do throws(SQLiteError) {
-      statement = try database.fresh(
-        "SELECT \(StoreSchema.columns) FROM location" + query.whereClause + query.orderClause)
+      statement = try database.fresh(sql)
     } catch {
       throw LocationStoreError(error)
     }
     defer { statement.finalize() }
     do throws(SQLiteError) {
-      try statement.bind(query.values)
+      try statement.bind(values)
     } catch {
       throw LocationStoreError(error)
     }
@@ -234,7 +241,7 @@ public final class LocationStore: @unchecked Sendable {
         throw LocationStoreError(error)
       }
       guard hasRow else { return }
-      try body(Self.location(statement))
+      try body(statement)
     }
   }
 

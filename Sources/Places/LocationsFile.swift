@@ -131,19 +131,6 @@ public enum LocationsFile {
   /// mymap's JSON for a set of places (`encode(set, format: .mymapJSON)`).
   public static func encode(_ set: LocationSet) -> Data { encode(set, format: .mymapJSON) }
 
-  /// A set of places in `format`, as UTF-8. The same set gives the same bytes (fixed order of members,
-  /// columns and elements, shortest exact numbers, UTC dates, no time stamps), and reading them back gives
-  /// the same places. Warnings are not written, nor is `givenIDs` (every place's id is); the user's position
-  /// only in mymap JSON, the one format with a place for it.
-  public static func encode(_ set: LocationSet, format: LocationsFormat) -> Data {
-    switch format {
-    case .mymapJSON: return Data(JSONWriter.text(LocationsJSON.encode(set)).utf8)
-    case .geoJSON: return Data(JSONWriter.text(GeoJSON.encode(set)).utf8)
-    case .gpx: return Data(GPX.encode(set).utf8)
-    case .csv: return Data(CSV.encode(set).utf8)
-    }
-  }
-
   /// Writes `encode(set, format:)` to `path` atomically (a temporary file renamed into place, so a reader
   /// never sees half a file); `-` writes to standard output. `format` nil: the one `path`'s extension
   /// announces, else mymap JSON.

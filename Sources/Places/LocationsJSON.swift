@@ -61,20 +61,15 @@ enum LocationsJSON {
     return UserPosition(coordinate: .init(latitude: latitude, longitude: longitude), accuracy: accuracy)
   }
 
-  /// The file's JSON, members in ARCHITECTURE.md's order; absent optionals are left out.
-  static func encode(_ set: LocationSet) -> JSONValue {
-    var members: [JSONValue.Member] = []
-    if let user = set.user {
-      var fields = [
-        JSONValue.Member("latitude", .number(user.coordinate.latitude)),
-        JSONValue.Member("longitude", .number(user.coordinate.longitude)),
-      ]
-      if let accuracy = user.accuracy { fields.append(.init("accuracy", .number(accuracy))) }
-      members.append(.init("user", .object(fields)))
-    }
-    members.append(.init("locations", .array(set.locations.map(encode))))
-    if !set.tracks.isEmpty { members.append(.init("tracks", .array(set.tracks.map(encode)))) }
-    return .object(members)
+  /// The `user` member's value (the file's members are in ARCHITECTURE.md's order: `user`, `locations`,
+  /// `tracks`; absent optionals are left out).
+  static func encode(_ user: UserPosition) -> JSONValue {
+    var fields = [
+      JSONValue.Member("latitude", .number(user.coordinate.latitude)),
+      JSONValue.Member("longitude", .number(user.coordinate.longitude)),
+    ]
+    if let accuracy = user.accuracy { fields.append(.init("accuracy", .number(accuracy))) }
+    return .object(fields)
   }
 
   static func encode(_ location: Location) -> JSONValue {

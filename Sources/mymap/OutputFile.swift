@@ -8,10 +8,10 @@ import Foundation
 /// neither when one of them cannot be written.
 struct OutputFile {
   let path: String
-  private let bytes: [UInt8]
-  private let destination: Destination
+  let bytes: [UInt8]
+  let destination: Destination
 
-  private enum Destination {
+  enum Destination {
     case standardOutput
     /// A FIFO or device, opened and written at commit.
     case stream(String)
@@ -45,32 +45,9 @@ struct OutputFile {
     case .stream: return OutputFile(path: path, bytes: bytes, destination: .stream(target.resolved))
     case .file: break
     }
-    let folder = (target.resolved as NSString).deletingLastPathComponent
-    let name = (target.resolved as NSString).lastPathComponent
-    let folderPath = folder.isEmpty ? "." : folder
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folderPath, isDirectory: &isDirectory), isDirectory.boolValue
-    else {
-      throw .failure(
-        "cannot write \(path): the folder \(URL(fileURLWithPath: folderPath).path) does not exist")
-    }
-    StaleTemporaryFiles.remove(beside: name, in: folderPath)
-    var template = Array((folderPath + "/" + StaleTemporaryFiles.prefix(for: name) + "XXXXXX").utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw .failure("cannot write \(path): \(systemError())") }
-    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var ok = writeAll(bytes, to: descriptor)
-    let mask = umask(0)
-    umask(mask)
-    ok = ok && fchmod(descriptor, 0o666 & ~mask) == 0 && fsync(descriptor) == 0
-    let reason = ok ? "" : systemError()
-    close(descriptor)
-    guard ok else {
-      unlink(temporary)
-      throw .failure("cannot write \(path): \(reason)")
-    }
-    return OutputFile(
-      path: path, bytes: [], destination: .staged(temporary: temporary, target: target.resolved))
+    let pieces = try OutputPieces(target)
+    try pieces.write(bytes)
+    return try pieces.finish()
   }
 
   /// Renames the temporary file over the target, or writes the bytes to standard output or the stream.

@@ -120,12 +120,12 @@ enum ListCommand {
     do {
       let output = BufferedOutput()
       if arguments.flag("json") {
-        var stream = LocationsJSONStream()
-        output.write(stream.start())
+        var writer = LocationsDocumentWriter(format: .mymapJSON)
+        output.write { writer.start(user: nil, into: &$0) }
         try store.forEach(filter, order: .categoryThenDate) { place in
-          output.write { stream.place(place, into: &$0) }
+          output.write { writer.place(place, into: &$0) }
         }
-        output.write(stream.finish())
+        output.write { writer.finish(into: &$0) }
         output.flush()
         return
       }

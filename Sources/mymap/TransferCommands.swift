@@ -220,19 +220,68 @@ enum ExportCommand {
     let target = try OutputFile.targets(
       [(out, "--out")], inputs: [ProtectedInput(path: StoreAccess.path(arguments), role: "the places store")])
     let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
-    let places: [Location]
-    var tracks: [Track]
+    // Ctrl-C (or SIGTERM) stops the export at the next thousand places; the file is left as it was.
+    let signals = try StopSignals()
+    defer { signals.restore() }
+    let output = try OutputPieces(target[0])
     do {
-      places = try store.locations(filter, order: .dateAscending)
-      tracks = try store.tracks(filter)
+      try write(store, filter: filter, format: format, to: output, isStopped: signals.isStopped)
     } catch {
-      throw StoreAccess.map(error)
+      output.discard()
+      switch error {
+      case let failure as CLIError: throw failure
+      case let failure as LocationStoreError: throw StoreAccess.map(failure)
+      default: throw .failure("\(error)")  // Not reached: `write` throws only those two.
+      }
     }
-    let leftOut = format == .csv ? tracks.count : 0
-    if leftOut > 0 { tracks = [] }
-    let bytes = [UInt8](LocationsFile.encode(LocationSet(locations: places, tracks: tracks), format: format))
-    try OutputFile.stage(bytes, to: target[0]).commit()
-    if leftOut > 0 { Console.warning("CSV holds places only: \(count(leftOut, "track")) not written") }
+    try output.finish().commit()
+    if format == .csv {
+      let leftOut: Int
+      do {
+        leftOut = try store.trackSummaries(filter).count
+      } catch {
+        throw StoreAccess.map(error)
+      }
+      if leftOut > 0 { Console.warning("CSV holds places only: \(count(leftOut, "track")) not written") }
+    }
+  }
+
+  /// Writes the places and tracks a piece at a time (64 KiB each), read from the store one at a time, so
+  /// an export holds one place or track and one piece in memory, never the store.
+  private static func write(
+    _ store: LocationStore, filter: LocationFilter, format: LocationsFormat, to output: OutputPieces,
+    isStopped: () -> Bool
+  ) throws {
+    var writer = LocationsDocumentWriter(format: format)
+    var buffer: [UInt8] = []
+    func flushFullBuffer() throws(CLIError) {
+      guard buffer.count >= 1 << 16 else { return }
+      try output.write(buffer)
+      buffer.removeAll(keepingCapacity: true)
+    }
+    writer.start(user: nil, into: &buffer)
+    var written = 0
+    func wrote() throws(CLIError) {
+      written += 1
+      if written % 1_000 == 0 && isStopped() {
+        throw .interrupted(
+          output.isStaged ? "stopped; \(output.path) was left as it was" : "stopped; the output is incomplete"
+        )
+      }
+      try flushFullBuffer()
+    }
+    try store.forEach(filter, order: .dateAscending) { place in
+      writer.place(place, into: &buffer)
+      try wrote()
+    }
+    for kind in writer.trackPasses {
+      try store.forEachTrack(filter, kind: kind) { track in
+        writer.track(track, into: &buffer)
+        try wrote()
+      }
+    }
+    writer.finish(into: &buffer)
+    try output.write(buffer)
   }
 }
 

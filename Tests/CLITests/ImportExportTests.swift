@@ -416,6 +416,53 @@ final class ImportExportTests: XCTestCase {
     XCTAssertFalse(try sandbox.files().contains("places.txt"))
   }
 
+  /// Fills the sandbox's store with `count` places straight through SQL (an import would take longer
+  /// than the test): `idPrefix1`… at a spread of positions, all dated. The store must exist.
+  private func addPlaces(_ sandbox: Sandbox, count: Int, idPrefix: String) throws {
+    try sqliteExecute(
+      sandbox.storePath,
+      """
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
+      INSERT INTO location (id, latitude, longitude, description, category, date)
+      SELECT '\(idPrefix)' || i, (i % 170) / 2.0, (i % 350) / 2.0, 'Place ' || i, 'Bar', 1700000000 + i FROM n;
+      """)
+  }
+
+  /// An export is written a piece at a time into a temporary file: one larger than a piece reads back
+  /// whole, and Ctrl-C halfway (exit 130) leaves the file it would replace as it was, with no
+  /// temporary file beside it.
+  func testALargeExportReadsBackAndCtrlCLeavesTheFileAsItWas() throws {
+    let sandbox = try Sandbox()
+    try sandbox.write(gpxWithTrack, to: "trip.gpx")
+    assertSucceeded(try sandbox.run(["import", "-q", "trip.gpx"]))  // Two places and a track.
+    try addPlaces(sandbox, count: 5_000, idPrefix: "p")
+    for format in ["json", "geojson", "gpx"] {
+      assertSucceeded(try sandbox.run(["export", "--out", "all.\(format)"]))
+      XCTAssertGreaterThan(sandbox.contents(of: "all.\(format)")?.count ?? 0, 10 << 16, format)
+      let dryRun = try sandbox.run([
+        "import", "all.\(format)", "--dry-run", "--json", "--store", "copy.sqlite",
+      ])
+      assertSucceeded(dryRun)
+      let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: dryRun.stdout) as? [String: Any])
+      XCTAssertEqual(summary["places"] as? Int, 5_002, format)
+    }
+
+    try addPlaces(sandbox, count: 200_000, idPrefix: "q")  // More than an export finishes before the signal.
+    try sandbox.write("old", to: "all.json")
+    let running = try sandbox.start(["export", "--out", "all.json"])
+    let prefix = ".all.json.tmp-\(running.process.processIdentifier)-"
+    try FetchTesting.waitUntil("the export is being written", running) {
+      (try? sandbox.files().contains { $0.hasPrefix(prefix) }) ?? false
+    }
+    kill(running.process.processIdentifier, SIGINT)
+    let result = running.wait()
+    XCTAssertEqual(result.status, 130, result.transcript)
+    XCTAssertEqual(result.stderr, "mymap: error: stopped; all.json was left as it was\n")
+    XCTAssertEqual(sandbox.contents(of: "all.json"), Data("old".utf8))
+    let files = try sandbox.files()
+    XCTAssertFalse(files.contains { $0.hasPrefix(".all.json") }, "\(files)")
+  }
+
   /// Export, then import into a fresh store: the same places, field for field.
   func testExportThenImportGivesTheSamePlaces() throws {
     let sandbox = try Sandbox()
