@@ -22,12 +22,29 @@ public enum JSONParser {
   public static func parse(
     _ bytes: some Sequence<UInt8>, maximumDepth: Int = defaultMaximumDepth
   ) throws(JSONSyntaxError) -> JSONValue {
-    var parser = ByteParser(bytes: Array(bytes), maximumDepth: maximumDepth)
-    do {
-      return try parser.parseDocument()
-    } catch {
-      let (line, column) = position(of: error.offset, in: parser.bytes)
-      throw JSONSyntaxError(line: line, column: column, offset: error.offset, message: error.message)
+    let array = Array(bytes)
+    return try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+      var parser = ByteParser(bytes: buffer, maximumDepth: maximumDepth)
+      return try parser.run()!  // Stops only when a streamed element says so; there are none.
+    }
+  }
+
+  /// Parses a document whose top-level object may hold arrays too large to keep in memory: the elements of
+  /// each top-level member whose value is an array are handed to `element` one at a time (with the
+  /// member's name and the offset just after the element), instead of kept; in the returned document such
+  /// a member's value is an empty array. Errors are the ones `parse` reports. A value kept whole (a member
+  /// that is not an array, one element, or the top-level value when it is not an object) may span at most
+  /// `maximumHeldBytes`: a larger one is an error at its start, found before it is held. `element`
+  /// returns false to stop: the result is then nil.
+  public static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, maximumHeldBytes: Int, maximumDepth: Int = defaultMaximumDepth,
+    streamingArrays element: (_ member: String, _ value: JSONValue, _ end: Int) -> Bool
+  ) throws(JSONSyntaxError) -> JSONValue? {
+    try withoutActuallyEscaping(element) { element throws(JSONSyntaxError) in
+      var parser = ByteParser(bytes: bytes, maximumDepth: maximumDepth)
+      parser.streamedElement = element
+      parser.maximumHeldBytes = maximumHeldBytes
+      return try parser.run()
     }
   }
 
@@ -39,7 +56,7 @@ public enum JSONParser {
 
   /// Line and column of a byte offset. Computed only when an error is reported, so parsing itself does
   /// not pay for position tracking.
-  static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+  static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
     var line = 1
     var column = 1
     for byte in bytes[..<min(offset, bytes.count)] {
@@ -61,17 +78,38 @@ public enum JSONParser {
 private struct Failure: Error {
   var offset: Int
   var message: String
+
+  /// The offset of the failure that says a streamed element's handler stopped the parse.
+  static let stopped = -1
 }
 
 private struct ByteParser {
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   let maximumDepth: Int
   var index = 0
   var depth = 0
+  /// Set: the top-level object's arrays are streamed (`JSONParser.parse(_:maximumHeldBytes:…)`).
+  var streamedElement: ((String, JSONValue, Int) -> Bool)?
+  var maximumHeldBytes = Int.max
+  /// Where the value being held started, and the offset it must not pass (`Int.max`: none).
+  private var heldStart = 0
+  private var heldLimit = Int.max
 
-  init(bytes: [UInt8], maximumDepth: Int) {
+  init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
     self.bytes = bytes
     self.maximumDepth = maximumDepth
+  }
+
+  /// The document, or its error with a line and column; nil when `streamedElement` said stop.
+  mutating func run() throws(JSONSyntaxError) -> JSONValue? {
+    do {
+      return try parseDocument()
+    } catch  where error.offset == Failure.stopped {
+      return nil
+    } catch {
+      let (line, column) = JSONParser.position(of: error.offset, in: bytes)
+      throw JSONSyntaxError(line: line, column: column, offset: error.offset, message: error.message)
+    }
   }
 
   private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -79,7 +117,9 @@ private struct ByteParser {
   mutating func parseDocument() throws(Failure) -> JSONValue {
     if bytes.starts(with: JSONParser.byteOrderMark) { index = 3 }
     skipWhitespace()
-    let value = try parseValue()
+    let value =
+      streamedElement == nil || current == UInt8(ascii: "{")
+      ? try parseValue() : try parseHeld { (parser) throws(Failure) in try parser.parseValue() }
     skipWhitespace()
     if index < bytes.count {
       throw Failure(offset: index, message: "unexpected \(token(at: index)) after the end of the JSON value")
@@ -117,6 +157,7 @@ private struct ByteParser {
   }
 
   private mutating func enterContainer() throws(Failure) {
+    try checkHeldSize()
     depth += 1
     if depth > maximumDepth {
       throw Failure(
@@ -158,7 +199,18 @@ private struct ByteParser {
       }
       index += 1
       skipWhitespace()
-      members.append(JSONValue.Member(name, try parseValue()))
+      let value: JSONValue
+      if let streamedElement, depth == 1 {
+        if current == UInt8(ascii: "[") {
+          try parseStreamedArray { streamedElement(name, $0, $1) }
+          value = .array([])
+        } else {
+          value = try parseHeld { (parser) throws(Failure) in try parser.parseValue() }
+        }
+      } else {
+        value = try parseValue()
+      }
+      members.append(JSONValue.Member(name, value))
       if try closeAfterItem(closedBy: "}", item: "an object member") { return .object(members) }
     }
   }
@@ -170,6 +222,38 @@ private struct ByteParser {
       elements.append(try parseValue())
       if try closeAfterItem(closedBy: "]", item: "an array element") { return .array(elements) }
     }
+  }
+
+  /// An array whose elements are parsed and handed on one at a time, not kept.
+  private mutating func parseStreamedArray(_ element: (JSONValue, Int) -> Bool) throws(Failure) {
+    if try openContainer(closedBy: "]") { return }
+    while true {
+      let value = try parseHeld { (parser) throws(Failure) in try parser.parseValue() }
+      guard element(value, index) else { throw Failure(offset: Failure.stopped, message: "") }
+      if try closeAfterItem(closedBy: "]", item: "an array element") { return }
+    }
+  }
+
+  /// `parse`, for a value that must not pass `maximumHeldBytes` from here.
+  private mutating func parseHeld(
+    _ parse: (inout ByteParser) throws(Failure) -> JSONValue
+  ) throws(Failure) -> JSONValue {
+    heldStart = index
+    heldLimit = maximumHeldBytes > bytes.count - index ? Int.max : index + maximumHeldBytes
+    defer { heldLimit = Int.max }
+    let value = try parse(&self)
+    try checkHeldSize()
+    return value
+  }
+
+  /// Throws once the value being held passes its limit: checked before each container, item, string and
+  /// number is kept, so no more than one limit's worth is ever held.
+  private func checkHeldSize() throws(Failure) {
+    guard index > heldLimit else { return }
+    let limit =
+      maximumHeldBytes % (1 << 20) == 0 ? "\(maximumHeldBytes >> 20) MiB" : "\(maximumHeldBytes) bytes"
+    throw Failure(
+      offset: heldStart, message: "a value larger than \(limit) starts here, more than is read at once")
   }
 
   /// Steps over the opening bracket of an object or array; true when `close` follows at once (the
@@ -187,6 +271,7 @@ private struct ByteParser {
   /// After an object member or array element: a comma that another item must follow (a trailing comma is
   /// an error at the comma), or `close`, which leaves the container (true).
   private mutating func closeAfterItem(closedBy close: Unicode.Scalar, item: String) throws(Failure) -> Bool {
+    try checkHeldSize()
     skipWhitespace()
     switch current {
     case UInt8(ascii: ","):
@@ -219,10 +304,12 @@ private struct ByteParser {
       }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
+        try checkHeldSize()
         utf8.append(contentsOf: bytes[runStart..<index])
         index += 1
         break
       } else if byte == UInt8(ascii: "\\") {
+        try checkHeldSize()
         utf8.append(contentsOf: bytes[runStart..<index])
         try parseEscape(into: &utf8)
         runStart = index
@@ -324,6 +411,7 @@ private struct ByteParser {
       guard let next = current, isDigit(next) else { throw unexpected("a digit in the exponent") }
       skipDigits()
     }
+    try checkHeldSize()
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
       let shown = text.utf8.count > JSONWriter.excerptLength ? "of \(text.utf8.count) characters" : text

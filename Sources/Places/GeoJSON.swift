@@ -45,16 +45,21 @@ enum GeoJSON {
     }
     collector.tracks = tracks
     for warning in trackWarnings { collector.warn(warning) }
-    if skipped == 1 {
-      collector.warn("skipped 1 feature that is neither a point nor a line")
-    } else if skipped > 1 {
-      collector.warn("skipped \(skipped) features that are neither points nor lines")
-    }
+    if let warning = skippedWarning(skipped) { collector.warn(warning) }
     return collector.finish()
   }
 
+  /// The warning about features left out that are neither points nor lines; nil when none was.
+  static func skippedWarning(_ skipped: Int) -> String? {
+    switch skipped {
+    case 0: nil
+    case 1: "skipped 1 feature that is neither a point nor a line"
+    default: "skipped \(skipped) features that are neither points nor lines"
+    }
+  }
+
   /// Nil for a feature that is not a point (or has no geometry).
-  private static func readFeature(
+  static func readFeature(
     _ value: JSONValue, warnings: inout [String]
   ) throws(RecordProblem) -> ReadRecord? {
     guard let feature = RecordFields(value) else {

@@ -1,12 +1,14 @@
 import FileSystem
 import Foundation
 
-/// A locations file opened for `mymap import`: a CSV file's rows are read as they are imported
-/// (`LocationStore.importCSV`), so a million rows never sit in memory at once; every other format is read
-/// whole, as `LocationsFile.read` reads it.
+/// A locations file opened for `mymap import`: a CSV file's rows (`LocationStore.importCSV`) and a mymap
+/// JSON file's or GeoJSON FeatureCollection's records (`LocationStore.importJSON`) are read as they are
+/// imported, so a million places never sit in memory at once; every other format is read whole, as
+/// `LocationsFile.read` reads it.
 public enum ImportSource {
   case whole(LocationSet)
   case csvRows(CSVImportRows)
+  case jsonRecords(JSONImportRecords)
 }
 
 /// The rows of a CSV file, not yet read.
@@ -18,7 +20,8 @@ public struct CSVImportRows {
 
 extension LocationsFile {
   /// Opens `path` (`-`: standard input) for an import. The format is decided as `read(path:format:)`
-  /// decides it, from the first mebibyte; errors are the same.
+  /// decides it, from the first mebibyte; errors are the same. A regular file holding JSON is mapped
+  /// whatever its size; anything else is read up to `InputLimits.maximumFileBytes`.
   public static func openForImport(path: String, format: LocationsFormat? = nil) throws(LocationsFileError)
     -> ImportSource
   {
@@ -32,6 +35,16 @@ extension LocationsFile {
         return .whole(try CoreDataStore.read(path: path))
       }
       try checkIsFile(path)
+      let prefix = filePrefix(path, count: FilePieces.pieceBytes)
+      if !prefix.isEmpty, (try? contentFamily([UInt8](prefix), name: path, format: format))?.0 == .json {
+        let mapped: MappedInput
+        do throws(InputFileError) {
+          mapped = try MappedInput(path: path, streamLimit: InputLimits.maximumFileBytes)
+        } catch {
+          throw failure(error, file: path)
+        }
+        return try jsonSource(mapped, name: path, format: format)
+      }
       do throws(InputFileError) {
         input = try InputPieces(path: path, limit: InputLimits.maximumFileBytes)
       } catch {
@@ -47,6 +60,23 @@ extension LocationsFile {
     }
     var bytes = first
     while let more = try pieces.next() { bytes += more }
+    if (try? contentFamily(bytes, name: name, format: format))?.0 == .json {
+      return try jsonSource(MappedInput(bytes: bytes), name: name, format: format)
+    }
     return .whole(try read(data: Data(bytes), name: name, format: format))
+  }
+
+  /// JSON read as it is imported; a single GeoJSON Feature (one record) read whole.
+  private static func jsonSource(
+    _ input: MappedInput, name: String, format: LocationsFormat?
+  ) throws(LocationsFileError) -> ImportSource {
+    if let records = try JSONImportRecords.open(input, name: name, format: format) {
+      return .jsonRecords(records)
+    }
+    guard input.count <= InputLimits.maximumFileBytes else {
+      throw .tooLarge(file: name, limit: InputLimits.maximumFileBytes)
+    }
+    let data = input.withBytes { Data($0) }
+    return .whole(try read(data: data, name: name, format: format))
   }
 }

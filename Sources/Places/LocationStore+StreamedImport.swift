@@ -7,6 +7,8 @@ public struct StreamedImport: Sendable {
   public var summary: ImportSummary
   /// The places the file holds: imported, or already in the store.
   public var places: Int
+  /// The tracks and routes it holds.
+  public var tracks = 0
   /// The file's warnings in file order: at most `InputLimits.maximumWarnings`, then one line
   /// that counts the rest.
   public var warnings: [String]
@@ -50,11 +52,11 @@ extension LocationStore {
     var ended: StreamedImportError?
     do {
       return try writing(commit: !dryRun) { () throws in
-        var importer = try StreamedPlaceImport(store: self, file: source.file, dryRun: dryRun)
+        var importer = try StreamedPlaceImport(store: self, file: source.file, naming: .line, dryRun: dryRun)
         // The file's errors pass through `writing`'s rollback untouched, and come out as they are.
         do {
           while let row = try rows.next() {
-            each(try importer.add(row))
+            each(try importer.add(row.record, number: row.line, warnings: row.warnings))
             if importer.places % 1_000 == 0 && isStopped() {
               ended = .stopped(places: importer.places)
               throw CancellationError()
@@ -73,10 +75,32 @@ extension LocationStore {
   }
 }
 
+/// How a streamed import's messages name a row of the file: by its line (CSV), or as a numbered record
+/// (`location 4`, `feature 4`), as the same file read whole would.
+enum RowNaming {
+  case line
+  case record(noun: String)
+
+  func name(_ number: Int) -> String {
+    switch self {
+    case .line: "line \(number)"
+    case .record(let noun): "\(noun) \(number)"
+    }
+  }
+
+  func error(file: String, number: Int, message: String) -> LocationsFileError {
+    switch self {
+    case .line: .invalidLine(file: file, line: number, message: message)
+    case .record: .invalidRecord(file: file, record: name(number), message: message)
+    }
+  }
+}
+
 /// The state of one streamed import, inside its transaction.
-private struct StreamedPlaceImport {
+struct StreamedPlaceImport {
   let store: LocationStore
   let file: String
+  let naming: RowNaming
   /// A dry run leaves the dropped indexes to the rollback.
   let dryRun: Bool
   /// The largest rowid before the import: every row above it is this import's, the k-th at `base + 1 + k`
@@ -84,7 +108,8 @@ private struct StreamedPlaceImport {
   let base: Int
   /// The places the store held before.
   let existing: Int
-  /// For each row this import inserted: the line it came from, negative when its id was derived.
+  /// For each row this import inserted: the line or record number it came from, negative when its id was
+  /// derived.
   var origins: [Int32] = []
   var summary = ImportSummary(added: 0, duplicates: 0)
   var places = 0
@@ -101,9 +126,10 @@ private struct StreamedPlaceImport {
   let sameContent: SQLiteStatement
   let rowOfID: SQLiteStatement
 
-  init(store: LocationStore, file: String, dryRun: Bool) throws {
+  init(store: LocationStore, file: String, naming: RowNaming, dryRun: Bool) throws {
     self.store = store
     self.file = file
+    self.naming = naming
     self.dryRun = dryRun
     base = try store.integer("SELECT coalesce(max(rowid), 0) FROM location", [], cached: false)
     existing = try store.count(cached: true)
@@ -112,23 +138,24 @@ private struct StreamedPlaceImport {
     rowOfID = try store.database.cached("SELECT rowid FROM location WHERE id = ?1")
   }
 
-  /// Imports one row, or finds it in the store; returns the place with the id it has now.
-  mutating func add(_ row: CSVPlaceRow) throws -> Location {
+  /// Imports the place of row `number` (a line, or a record), or finds it in the store; returns the place
+  /// with the id it has now.
+  mutating func add(_ record: ReadRecord, number: Int, warnings rowWarnings: [String]) throws -> Location {
     do throws(RecordProblem) {
-      try RecordCollector.check(row.record, placesBefore: places)
+      try RecordCollector.check(record, placesBefore: places)
     } catch {
-      throw LocationsFileError.invalidLine(file: file, line: row.line, message: error.message)
+      throw naming.error(file: file, number: number, message: error.message)
     }
-    var location = row.record.location
+    var location = record.location
     do throws(LocationStoreError) {
       try LocationStore.check(location)
     } catch {
       throw LocationStoreError.invalidPlace("location \(places + 1): \(error.description)")
     }
     places += 1
-    for warning in row.warnings { warnings.append("line \(row.line): \(warning)") }
+    for warning in rowWarnings { warnings.append("\(naming.name(number)): \(warning)") }
     try dropIndexesIfBulk()
-    let derived = !row.record.hasOwnID
+    let derived = !record.hasOwnID
     if derived, try isKnownPlace(location) {
       summary.duplicates += 1
       return location
@@ -153,26 +180,27 @@ private struct StreamedPlaceImport {
         }
         suffixedRows.insert(base + origins.count + 1)
         contentKeys?.insert(contentHash(location))
-        added(line: -row.line)
+        added(number: -number)
         return location
       }
-      let line = origins[earlier - base - 1]
-      if line > 0 {
-        throw LocationsFileError.invalidLine(
-          file: file, line: row.line,
-          message: "duplicate id \(JSONWriter.quotedExcerpt(location.id)) (line \(line) has it too)")
+      let owner = origins[earlier - base - 1]
+      if owner > 0 {
+        throw naming.error(
+          file: file, number: number,
+          message:
+            "duplicate id \(JSONWriter.quotedExcerpt(location.id)) (\(naming.name(Int(owner))) has it too)")
       }
       // A place without an id got this one derived first; the id the file gives wins.
       try moveDerivedPlace(rowid: earlier)
       guard try inserted(location) else { throw LocationStoreError.duplicateID(location.id) }
     }
     if !derived { contentKeys?.insert(contentHash(location)) }
-    added(line: derived ? -row.line : row.line)
+    added(number: derived ? -number : number)
     return location
   }
 
-  private mutating func added(line: Int) {
-    origins.append(Int32(clamping: line))
+  private mutating func added(number: Int) {
+    origins.append(Int32(clamping: number))
     summary.added += 1
   }
 

@@ -53,7 +53,7 @@ extension LocationStore {
   }
 
   /// Inserts inside the caller's transaction; false when the id is taken.
-  private func insert(_ track: Track) throws -> Bool {
+  func insert(_ track: Track) throws -> Bool {
     let statement = try database.cached(
       "INSERT INTO track (id, name, kind, category, description, start_date, end_date, point_count,"
         + " length_meters, points) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (id) DO NOTHING"

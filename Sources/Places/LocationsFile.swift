@@ -115,6 +115,17 @@ public enum LocationsFile {
     } catch {
       throw .malformedJSON(file: name, line: error.line, column: error.column, message: error.message)
     }
+    // `checkJSONFormat` gives one of the JSON formats: `detect` gives no other.
+    if try checkJSONFormat(document, name: name, format: format) == .geoJSON {
+      return try GeoJSON.decode(document, file: name)
+    }
+    return try LocationsJSON.decode(document, file: name)
+  }
+
+  /// The JSON format `document` is in, which must be `format` when one is asked for.
+  static func checkJSONFormat(
+    _ document: JSONValue, name: String, format: LocationsFormat?
+  ) throws(LocationsFileError) -> LocationsFormat {
     let detected = LocationsFormat.detect(document)
     guard let chosen = format ?? detected, detected == chosen else {
       // A `.json` file may hold either format; only `.geojson` narrows what was expected.
@@ -123,9 +134,7 @@ public enum LocationsFile {
       throw .unrecognizedContent(
         file: name, expected: expected, found: LocationsFormat.describeUnrecognized(document))
     }
-    // `chosen` is one of the JSON formats: `detect` gives no other.
-    if chosen == .geoJSON { return try GeoJSON.decode(document, file: name) }
-    return try LocationsJSON.decode(document, file: name)
+    return chosen
   }
 
   /// mymap's JSON for a set of places (`encode(set, format: .mymapJSON)`).
@@ -153,14 +162,14 @@ public enum LocationsFile {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
-  /// The first bytes of a regular file (empty for anything else, which is never an SQLite database).
-  static func filePrefix(_ path: String) -> Data {
+  /// The first `count` bytes of a regular file (empty for anything else, which is never an SQLite database).
+  static func filePrefix(_ path: String, count: Int = 16) -> Data {
     var info = stat()
     guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
       let handle = FileHandle(forReadingAtPath: path)
     else { return Data() }
     defer { try? handle.close() }
-    return (try? handle.read(upToCount: 16)) ?? Data()
+    return (try? handle.read(upToCount: count)) ?? Data()
   }
 
   private static func contents(of path: String) throws(LocationsFileError) -> Data {

@@ -29,7 +29,7 @@ enum LocationsJSON {
     return collector.finish(user: user)
   }
 
-  private static func readLocation(
+  static func readLocation(
     _ value: JSONValue, warnings: inout [String]
   ) throws(RecordProblem) -> ReadRecord? {
     guard let fields = RecordFields(value) else {
@@ -46,7 +46,7 @@ enum LocationsJSON {
     return ReadRecord(location: location, hasOwnID: id != nil)
   }
 
-  private static func readUser(_ value: JSONValue) throws(RecordProblem) -> UserPosition {
+  static func readUser(_ value: JSONValue) throws(RecordProblem) -> UserPosition {
     guard let fields = RecordFields(value) else {
       throw RecordProblem("expected an object with latitude and longitude, found \(value.summary)")
     }

@@ -25,7 +25,7 @@ extension LocationsJSON {
     }
   }
 
-  private static func readTrack(
+  static func readTrack(
     _ value: JSONValue, warnings: inout [String]
   ) throws(RecordProblem) -> (Track, Bool) {
     guard let fields = RecordFields(value) else {

@@ -28,7 +28,7 @@ enum ImportCommand {
     let path = arguments.positional("FILE")!
     let quiet = arguments.flag("quiet")
     let dryRun = arguments.flag("dry-run")
-    // A CSV file is imported as it is read; every other format is read whole first.
+    // CSV, mymap JSON and GeoJSON are imported as they are read; GPX and Core Data are read whole first.
     let source: ImportSource
     do {
       source = try LocationsFile.openForImport(path: path, format: format)
@@ -39,7 +39,16 @@ enum ImportCommand {
     switch source {
     case .whole(let set): places = set
     case .csvRows(let rows):
-      try importStreamed(rows, path: path, arguments: arguments, dryRun: dryRun)
+      try importStreamed(path: path, arguments: arguments, dryRun: dryRun) {
+        store, each, isStopped throws(StreamedImportError) in
+        try store.importCSV(rows, dryRun: dryRun, each: each, isStopped: isStopped)
+      }
+      return
+    case .jsonRecords(let records):
+      try importStreamed(path: path, arguments: arguments, dryRun: dryRun) {
+        store, each, isStopped throws(StreamedImportError) in
+        try store.importJSON(records, dryRun: dryRun, each: each, isStopped: isStopped)
+      }
       return
     }
     if !quiet { for warning in places.warnings { Console.warning(warning) } }
@@ -63,9 +72,11 @@ enum ImportCommand {
     }
   }
 
-  /// A CSV file's rows, imported (or for a dry run, listed) as they are read.
+  /// A file's places, imported (or for a dry run, listed) as they are read by `run`, which is given the
+  /// store, what to do with each place and whether Ctrl-C was pressed.
   private static func importStreamed(
-    _ rows: CSVImportRows, path: String, arguments: ParsedArguments, dryRun: Bool
+    path: String, arguments: ParsedArguments, dryRun: Bool,
+    _ run: (LocationStore, (Location) -> Void, () -> Bool) throws(StreamedImportError) -> StreamedImport
   ) throws(CLIError) {
     let listing = dryRun && !arguments.flag("json") ? BufferedOutput() : nil
     // Ctrl-C (or SIGTERM) stops the import at the next thousand rows: it rolls back, and a new store
@@ -74,8 +85,7 @@ enum ImportCommand {
     defer { signals.restore() }
     let done = try withImportStore(arguments, dryRun: dryRun) { store throws(CLIError) in
       do throws(StreamedImportError) {
-        return try store.importCSV(
-          rows, dryRun: dryRun, each: { listing?.write(PlaceText.row($0)) }, isStopped: signals.isStopped)
+        return try run(store, { listing?.write(PlaceText.row($0)) }, signals.isStopped)
       } catch {
         switch error {
         case .file(let failure): throw .badInput(failure.description)
@@ -86,13 +96,13 @@ enum ImportCommand {
     }
     guard let listing else {
       report(
-        path: path, places: done.places, tracks: 0, summary: done.summary, warnings: done.warnings,
+        path: path, places: done.places, tracks: done.tracks, summary: done.summary, warnings: done.warnings,
         printsWarnings: true, arguments: arguments, dryRun: dryRun)
       return
     }
     listing.flush()
     if !arguments.flag("quiet") { for warning in done.warnings { Console.warning(warning) } }
-    listing.write(wouldImport(done.summary, places: done.places, tracks: 0) + "\n")
+    listing.write(wouldImport(done.summary, places: done.places, tracks: done.tracks) + "\n")
     listing.flush()
   }
 

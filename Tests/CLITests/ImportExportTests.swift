@@ -217,9 +217,11 @@ final class ImportExportTests: XCTestCase {
       try sandbox.run(["import", "bad.csv"]), status: 3, message: "bad.csv:3: latitude 95 is outside -90…90")
     assertFailed(
       try sandbox.run(["import", "bad.gpx"]), status: 3, message: "bad.gpx:4: wpt lat -91 is outside -90…90")
-    assertFailed(
-      try sandbox.run(["import", "--dry-run", "bad.json"]), status: 3,
-      message: "bad.json: location 2: latitude 91.0 is outside -90…90")
+    // A dry run lists each place as it is read (as for CSV), up to the bad one.
+    let dryRun = try sandbox.run(["import", "--dry-run", "bad.json"])
+    XCTAssertEqual(dryRun.status, 3, dryRun.transcript)
+    XCTAssertEqual(dryRun.stderr, "mymap: error: bad.json: location 2: latitude 91.0 is outside -90…90\n")
+    XCTAssertEqual(dryRun.stdoutText, "  ok  (No Description)\n      Lat: 1.00000000, Long: 2.00000000\n")
     assertFailed(
       try sandbox.run(["import", "missing.json"]), status: 3, message: "missing.json: no such file")
     XCTAssertEqual(try sandbox.listJSONText(), before)

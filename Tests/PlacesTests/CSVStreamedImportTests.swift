@@ -333,7 +333,7 @@ final class CSVStreamedImportTests: XCTestCase {
 
   // MARK: Opening a file for an import
 
-  func testOpenForImportStreamsCSVAndReadsOtherFormatsWhole() throws {
+  func testOpenForImportStreamsCSVAndJSONAndReadsOtherFormatsWhole() throws {
     let folder = try TemporaryDirectory(prefix: "mymap-open-import")
     let csv = try folder.write("\u{FEFF}  \nlat,lon,description\n1,2,a\n3,4,b\n", to: "p.txt")
     guard case .csvRows(let rows) = try LocationsFile.openForImport(path: csv.path) else {
@@ -346,10 +346,20 @@ final class CSVStreamedImportTests: XCTestCase {
     XCTAssertEqual(try scratch.store.locations().map(\.locationDescription).sorted(), ["a", "b"])
 
     let json = try folder.write(#"{"locations": [{"id": "x", "latitude": 1, "longitude": 2}]}"#, to: "p.json")
-    guard case .whole(let set) = try LocationsFile.openForImport(path: json.path) else {
-      return XCTFail("JSON is read whole")
+    guard case .jsonRecords(let records) = try LocationsFile.openForImport(path: json.path) else {
+      return XCTFail("mymap JSON is read as it is imported")
     }
-    XCTAssertEqual(set.locations.map(\.id), ["x"])
+    XCTAssertEqual(records.file, json.path)
+    let feature = try folder.write(
+      #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [2, 1]}}"#, to: "f.geojson")
+    guard case .whole(let set) = try LocationsFile.openForImport(path: feature.path) else {
+      return XCTFail("a single GeoJSON Feature is read whole")
+    }
+    XCTAssertEqual(set.locations.map(\.latitude), [1])
+    let gpx = try folder.write(#"<gpx><wpt lat="1" lon="2"/></gpx>"#, to: "p.gpx")
+    guard case .whole = try LocationsFile.openForImport(path: gpx.path) else {
+      return XCTFail("GPX is read whole")
+    }
     // --format csv on a file that is not: the CSV reader's own error, from the stream.
     guard case .csvRows(let forced) = try LocationsFile.openForImport(path: json.path, format: .csv) else {
       return XCTFail("--format csv streams")

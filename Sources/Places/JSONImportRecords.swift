@@ -1,0 +1,155 @@
+import FileSystem
+import Foundation
+import JSON
+
+/// A mymap JSON file or GeoJSON FeatureCollection opened for `mymap import`: read through once to check
+/// its syntax and tell its format (`open`), keeping only the top-level members that are not arrays; its
+/// places and tracks are then read again one at a time as they are imported (`LocationStore.importJSON`),
+/// so a file of a million places never sits in memory as values. A regular file is mapped, its pages
+/// handed back behind the reader (`MappedInput`).
+public struct JSONImportRecords {
+  /// The file as the user named it (`<stdin>` for standard input).
+  public let file: String
+  let format: LocationsFormat
+  let input: MappedInput
+  /// The top level, each array member's value left empty.
+  let document: JSONValue
+
+  /// What an error calls one element of the array of places.
+  var placeNoun: String { format == .geoJSON ? "feature" : "location" }
+
+  /// Reads the input through and checks what a whole read checks before its records: the syntax, the
+  /// format (against `format` when given), a mymap file's `user` and `locations`, a FeatureCollection's
+  /// `features`. Nil for a single GeoJSON Feature, which is one record and read whole.
+  static func open(
+    _ input: MappedInput, name: String, format: LocationsFormat?
+  ) throws(LocationsFileError) -> JSONImportRecords? {
+    let parsed = try parse(input, file: name) { _, _ in true }
+    guard let document = parsed else { return nil }  // Not reached: the handler above never stops.
+    let chosen = try LocationsFile.checkJSONFormat(document, name: name, format: format)
+    if chosen == .geoJSON {
+      guard document["type"] == .string("FeatureCollection") else { return nil }
+      guard let value = document["features"], value != .null else {
+        throw .invalidDocument(file: name, message: "the FeatureCollection has no \"features\" array")
+      }
+      guard case .array = value else {
+        throw .invalidDocument(file: name, message: "\"features\" must be an array, not \(value.summary)")
+      }
+    } else {
+      if let value = document["user"] {
+        do throws(RecordProblem) {
+          _ = try LocationsJSON.readUser(value)
+        } catch {
+          throw .invalidRecord(file: name, record: "user", message: error.message)
+        }
+      }
+      // `"locations": null` is a mistake, not "no places", as in a whole read.
+      if let value = document["locations"] {
+        guard case .array = value else {
+          throw .invalidDocument(file: name, message: "\"locations\" must be an array, not \(value.summary)")
+        }
+      }
+    }
+    return JSONImportRecords(file: name, format: chosen, input: input, document: document)
+  }
+
+  /// Reads the input again, giving `body` each element of a top-level array with its member's name;
+  /// `body` returns false to stop. False when stopped.
+  func forEachElement(_ body: (String, JSONValue) -> Bool) throws(LocationsFileError) -> Bool {
+    try Self.parse(input, file: file, body) != nil
+  }
+
+  private static func parse(
+    _ input: MappedInput, file: String, _ body: (String, JSONValue) -> Bool
+  ) throws(LocationsFileError) -> JSONValue? {
+    do {
+      return try input.withBytes { bytes throws(JSONSyntaxError) in
+        try JSONParser.parse(bytes, maximumHeldBytes: InputLimits.maximumFileBytes) { member, value, end in
+          input.release(below: end)
+          return body(member, value)
+        }
+      }
+    } catch {
+      throw .malformedJSON(file: file, line: error.line, column: error.column, message: error.message)
+    }
+  }
+}
+
+/// Reads the elements `JSONImportRecords.forEachElement` gives as a whole read reads them: a place (to
+/// import at once), a track (kept, with the file's limits), or nothing, with errors and warnings named by
+/// record (`location 4`, `feature 4`, `track 2`).
+struct JSONRecordReader {
+  let source: JSONImportRecords
+  private(set) var places = 0
+  private var trackRecords = 0
+  private var tracks = TrackCollector()
+  private var trackWarnings: [String] = []
+  /// mymap JSON's tracks are read after its places: the first track's error waits for them.
+  private var trackError: LocationsFileError?
+  private var skippedFeatures = 0
+
+  init(_ source: JSONImportRecords) { self.source = source }
+
+  /// The place an element holds, with its record number and warnings; nil for a track, an element to
+  /// skip, or a member that holds no records.
+  mutating func read(member: String, _ value: JSONValue) throws(LocationsFileError) -> (
+    ReadRecord, number: Int, warnings: [String]
+  )? {
+    var warnings: [String] = []
+    switch (source.format, member) {
+    case (.mymapJSON, "locations"):
+      places += 1
+      do throws(RecordProblem) {
+        guard let read = try LocationsJSON.readLocation(value, warnings: &warnings) else { return nil }
+        return (read, places, warnings)
+      } catch {
+        throw .invalidRecord(file: source.file, record: "location \(places)", message: error.message)
+      }
+    case (.mymapJSON, "tracks"):
+      trackRecords += 1
+      guard trackError == nil else { return nil }
+      let record = "track \(trackRecords)"
+      do throws(RecordProblem) {
+        let (track, hasOwnID) = try LocationsJSON.readTrack(value, warnings: &warnings)
+        try tracks.add(track, hasOwnID: hasOwnID, record: record)
+        trackWarnings += warnings.map { "\(record): \($0)" }
+      } catch {
+        trackError = .invalidRecord(file: source.file, record: record, message: error.message)
+      }
+      return nil
+    case (.geoJSON, "features"):
+      places += 1
+      let record = "feature \(places)"
+      do throws(RecordProblem) {
+        if let (track, hasOwnID) = try GeoJSON.readLine(value, warnings: &warnings) {
+          try tracks.add(track, hasOwnID: hasOwnID, record: record)
+          trackWarnings += warnings.map { "\(record): \($0)" }
+          return nil
+        }
+        guard let read = try GeoJSON.readFeature(value, warnings: &warnings) else {
+          skippedFeatures += 1
+          return nil
+        }
+        return (read, places, warnings)
+      } catch {
+        throw .invalidRecord(file: source.file, record: record, message: error.message)
+      }
+    default:
+      return nil
+    }
+  }
+
+  /// The tracks with their final ids and the warnings that follow the places', once every element was
+  /// read; throws what a whole read would have thrown after the places.
+  mutating func finish() throws(LocationsFileError) -> (tracks: [Track], warnings: [String]) {
+    if source.format == .mymapJSON, let value = source.document["tracks"], value != .array([]) {
+      throw .invalidDocument(file: source.file, message: "\"tracks\" must be an array, not \(value.summary)")
+    }
+    if let trackError { throw trackError }
+    var warnings = trackWarnings
+    if let warning = GeoJSON.skippedWarning(skippedFeatures) { warnings.append(warning) }
+    let (finished, warning) = tracks.finish()
+    if let warning { warnings.append(warning) }
+    return (finished, warnings)
+  }
+}

@@ -1,0 +1,213 @@
+import FileSystem
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import Places
+
+/// mymap JSON and GeoJSON FeatureCollections imported as they are read (`LocationStore.importJSON`): the
+/// same places, tracks, warnings and errors as the file read whole and imported with `importSet`.
+final class JSONStreamedImportTests: XCTestCase {
+  private func records(_ text: String, name: String = "p.json") throws -> JSONImportRecords {
+    guard
+      let records = try JSONImportRecords.open(MappedInput(bytes: Array(text.utf8)), name: name, format: nil)
+    else { throw XCTSkip("not a file read as it is imported") }
+    return records
+  }
+
+  private func seeded() throws -> ScratchStore {
+    let scratch = try ScratchStore()
+    try scratch.store.add(storePlace("s1", "Tower", day: nil))
+    try scratch.store.add(storePlace("s9", "Already"))
+    return scratch
+  }
+
+  private func contents(_ store: LocationStore) throws -> [String] {
+    try store.locations().map { "\($0.id) \($0.locationDescription) \($0.category)" }.sorted()
+      + store.tracks().map { "\($0.id) \($0.name) \($0.pointCount)" }.sorted()
+  }
+
+  /// Given ids, derived ids, the same place twice, an id given for a place an earlier record's derived id
+  /// took, a place the store has, an unknown category, tracks (one twice, one empty) before the places.
+  private var trickyJSON: String {
+    let derivedB = Location.derivedID(latitude: 10, longitude: 20, locationDescription: "B", date: nil)
+    return """
+      {"tracks": [
+         {"name": "walk", "segments": [[{"latitude": 1, "longitude": 2}, {"latitude": 1.1, "longitude": 2.1}]]},
+         {"name": "walk", "segments": [[{"latitude": 1, "longitude": 2}, {"latitude": 1.1, "longitude": 2.1}]]},
+         {"id": "t-empty", "segments": [[]]}],
+       "user": {"latitude": 5, "longitude": 6},
+       "locations": [
+         {"id": "p1", "latitude": 1, "longitude": 1, "description": "A"},
+         {"latitude": 10, "longitude": 20, "description": "B"},
+         {"latitude": 10, "longitude": 20, "description": "B"},
+         {"id": "\(derivedB)", "latitude": 11, "longitude": 21, "description": "D", "category": "Kiosk"},
+         {"latitude": 48.8584, "longitude": 2.2945, "description": "Tower"},
+         {"id": "s9", "latitude": 5, "longitude": 5, "description": "H"}]}
+      """
+  }
+
+  private var trickyGeoJSON: String {
+    func point(_ id: String?, _ lat: Double, _ lon: Double, _ text: String, _ extra: String = "") -> String {
+      let idMember = id.map { "\"id\": \"\($0)\", " } ?? ""
+      return """
+        {"type": "Feature", \(idMember)"geometry": {"type": "Point", "coordinates": [\(lon), \(lat)]},
+         "properties": {"description": "\(text)"\(extra)}}
+        """
+    }
+    let line = """
+      {"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[2, 1], [2.1, 1.1]]},
+       "properties": {"name": "walk"}}
+      """
+    return """
+      {"features": [\(point("p1", 1, 1, "A")), \(line), \(point(nil, 10, 20, "B")), \(point(nil, 10, 20, "B")),
+        {"type": "Feature", "geometry": {"type": "Polygon", "coordinates": []}}, \(line),
+        \(point(nil, 48.8584, 2.2945, "Tower", ", \"category\": \"Kiosk\"")), \(point("s9", 5, 5, "H"))],
+       "type": "FeatureCollection"}
+      """
+  }
+
+  func testTheStreamedImportAddsWhatTheWholeFileImportAdds() throws {
+    for (text, name) in [(trickyJSON, "p.json"), (trickyGeoJSON, "p.geojson")] {
+      for threshold in [50_000, 2] {
+        let whole = try seeded()
+        whole.store.bulkImportThreshold = threshold
+        let set = try LocationsFile.read(data: Data(text.utf8), name: name)
+        let expected = try whole.store.importSet(set, dryRun: false)
+
+        let streamed = try seeded()
+        streamed.store.bulkImportThreshold = threshold
+        var listed: [String] = []
+        let result = try streamed.store.importJSON(try records(text, name: name)) { listed.append($0.id) }
+        XCTAssertEqual(result.summary, expected, "\(name) threshold \(threshold)")
+        XCTAssertEqual(result.places, set.locations.count, name)
+        XCTAssertEqual(result.tracks, set.tracks.count, name)
+        XCTAssertEqual(result.warnings, set.warnings, name)
+        XCTAssertEqual(listed.count, set.locations.count, name)
+        XCTAssertEqual(
+          try contents(streamed.store), try contents(whole.store), "\(name) threshold \(threshold)")
+        XCTAssertFalse(result.warnings.isEmpty, name)
+      }
+    }
+  }
+
+  /// Each bad file gives the error a whole read gives, and leaves the store as it was.
+  func testErrorsAreTheWholeReadsErrors() throws {
+    let place = #"{"id": "a", "latitude": 1, "longitude": 2}"#
+    let badPlace = #"{"id": "b", "latitude": 91, "longitude": 2}"#
+    let badTrack = #"{"segments": [[{"latitude": 1}]]}"#
+    let files: [(String, String)] = [
+      (#"{"locations": [\#(place), \#(badPlace)]}"#, "p.json"),
+      (#"{"locations": [\#(place), {"id": "c", "latitude": 3, "longitude": 4}, \#(place)]}"#, "p.json"),
+      (#"{"tracks": [\#(badTrack)], "locations": [\#(place), \#(badPlace)]}"#, "p.json"),
+      (#"{"tracks": [\#(badTrack)], "locations": [\#(place)]}"#, "p.json"),
+      (#"{"tracks": 5, "locations": [\#(badPlace)]}"#, "p.json"),
+      (#"{"tracks": {}, "locations": [\#(place)]}"#, "p.json"),
+      (#"{"locations": [\#(place)], "user": {"latitude": 1}}"#, "p.json"),
+      (#"{"locations": null}"#, "p.json"),
+      (#"{"locations": [\#(place), 5]}"#, "p.json"),
+      (#"{"locations": [\#(place),]}"#, "p.json"),
+      (#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": 5}]}"#, "p.geojson"),
+      (#"{"type": "FeatureCollection", "features": {}}"#, "p.geojson"),
+      (#"{"type": "FeatureCollection"}"#, "p.geojson"),
+      (
+        #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "x", "geometry": {"type": "Point", "coordinates": [1, 2]}}, {"type": "Feature", "id": "x", "geometry": {"type": "Point", "coordinates": [1, 3]}}]}"#,
+        "p.geojson"
+      ),
+      (
+        #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1]]}}]}"#,
+        "p.geojson"
+      ),
+      (#"{"type": "Topology", "objects": [1, 2]}"#, "p.json"),
+    ]
+    for (text, name) in files {
+      var wholeError: LocationsFileError?
+      do {
+        _ = try LocationsFile.read(data: Data(text.utf8), name: name)
+      } catch {
+        wholeError = error
+      }
+      let wanted = try XCTUnwrap(wholeError, text).description
+      let scratch = try seeded()
+      let before = try contents(scratch.store)
+      do {
+        let opened = try JSONImportRecords.open(
+          MappedInput(bytes: Array(text.utf8)), name: name, format: nil)
+        let source = try XCTUnwrap(opened, text)
+        _ = try scratch.store.importJSON(source)
+        XCTFail("no error: \(text)")
+      } catch let error as LocationsFileError {
+        XCTAssertEqual(error.description, wanted, text)
+      } catch let error as StreamedImportError {
+        XCTAssertEqual(error.description, wanted, text)
+      }
+      XCTAssertEqual(try contents(scratch.store), before, text)
+    }
+  }
+
+  func testCtrlCStopsTheImportAndImportsNothing() throws {
+    let places = (0..<2_500).map { #"{"latitude": \#(Double($0) / 100), "longitude": 1}"# }
+    let source = try records(#"{"locations": [\#(places.joined(separator: ","))]}"#)
+    let scratch = try seeded()
+    var asked = 0
+    XCTAssertThrowsError(
+      try scratch.store.importJSON(
+        source,
+        isStopped: {
+          asked += 1
+          return asked == 2
+        })
+    ) { error in
+      XCTAssertEqual(
+        (error as? StreamedImportError)?.description, "stopped after 2000 places; nothing was imported")
+    }
+    XCTAssertEqual(try scratch.store.count(), 2)
+  }
+
+  /// A file on disk is mapped, not read; its places come one at a time from the mapping.
+  func testAMappedFileImportsEveryPlace() throws {
+    let folder = try TemporaryDirectory(prefix: "mymap-json-import")
+    let places = (0..<20_000).map {
+      #"{"id": "p\#($0)", "latitude": \#(Double($0 % 1_000) / 100), "longitude": \#(Double($0) / 1_000)}"#
+    }
+    let file = try folder.write(
+      "\u{FEFF}\n" + #"{"locations": [\#(places.joined(separator: ",\n"))]}"#, to: "many.json")
+    guard case .jsonRecords(let source) = try LocationsFile.openForImport(path: file.path) else {
+      return XCTFail("read as it is imported")
+    }
+    let scratch = try ScratchStore()
+    let result = try scratch.store.importJSON(source)
+    XCTAssertEqual(result.summary, ImportSummary(added: 20_000, duplicates: 0))
+    XCTAssertEqual(try scratch.store.count(), 20_000)
+    XCTAssertEqual(try scratch.store.location(id: "p19999")?.longitude, 19.999)
+  }
+
+  /// Pages handed back are read again from the file, pass after pass; a FIFO is read whole, up to its limit.
+  func testAMappedInputReadsAgainAfterItsPagesWereHandedBack() throws {
+    let folder = try TemporaryDirectory(prefix: "mymap-mapped-input")
+    let bytes = (0..<(12 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7919 >> 3) }
+    let file = folder.url("big.bin")
+    try Data(bytes).write(to: file)
+    let input = try MappedInput(path: file.path, streamLimit: 16)
+    XCTAssertEqual(input.count, bytes.count)
+    for _ in 0..<2 {
+      for offset in stride(from: 0, to: bytes.count, by: 1 << 20) {
+        input.release(below: offset)
+        let piece = input.withBytes { Array($0[offset..<offset + 1_000]) }
+        XCTAssertEqual(piece, Array(bytes[offset..<offset + 1_000]), "\(offset)")
+      }
+    }
+    XCTAssertEqual(input.withBytes { Array($0) }, bytes)
+
+    let fifo = folder.url("fifo").path
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let writer = Thread {
+      let handle = FileHandle(forWritingAtPath: fifo)
+      handle?.write(Data("{\"locations\": []}".utf8))
+      try? handle?.close()
+    }
+    writer.start()
+    let piped = try MappedInput(path: fifo, streamLimit: 100)
+    XCTAssertEqual(piped.withBytes { String(decoding: $0, as: UTF8.self) }, "{\"locations\": []}")
+  }
+}
