@@ -323,6 +323,8 @@ private struct ByteParser {
         index += 1
       }
     }
+    // ASCII is valid UTF-8: most strings skip the validating initializer, which is generic and slow.
+    if utf8.reduce(0, |) < 0x80 { return String(decoding: utf8, as: UTF8.self) }
     guard let text = String(validating: utf8, as: UTF8.self) else {
       throw Failure(offset: start, message: "string is not valid UTF-8")
     }
