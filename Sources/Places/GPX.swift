@@ -34,20 +34,36 @@ enum GPX {
   static func decode(_ bytes: [UInt8], from start: Int, file: String) throws(LocationsFileError)
     -> LocationSet
   {
+    do {
+      return try decode(bytes, from: start, file: file, places: nil)
+    } catch let error as LocationsFileError {
+      throw error
+    } catch {
+      throw .invalidDocument(file: file, message: "\(error)")  // Not reached: no handler throws.
+    }
+  }
+
+  /// `decode`, with each waypoint handed to `places` as it ends (its place, line and warnings), in file
+  /// order with every warning about the tracks (`warn`), instead of kept: the result then holds the
+  /// tracks and the warnings that come after everything (a whole read's last ones). An error `place`
+  /// throws stops the reading and comes out as it is.
+  static func decode(
+    _ bytes: [UInt8], from start: Int, file: String, places: PlaceHandlers?
+  ) throws -> LocationSet {
     let skippedLines = XMLReader.lineEnds(in: bytes[..<start])
     let content = bytes[start...]
     if let (offset, message) = XMLPreflight.problem(in: content) {
       let line = skippedLines + 1 + XMLReader.lineEnds(in: content.prefix(offset))
-      throw .invalidLine(file: file, line: line, message: message)
+      throw LocationsFileError.invalidLine(file: file, line: line, message: message)
     }
-    let reader = Reader(file: file, lineOffset: skippedLines)
+    let reader = Reader(file: file, lineOffset: skippedLines, handlers: places)
     let latin1 = XMLPreflight.declaredEncoding(content).map {
       XMLPreflight.latin1Encodings.contains($0.lowercased())
     }
     var xml =
       latin1 == true ? XMLReader(XMLPreflight.utf8(fromLatin1: content)) : XMLReader(bytes, from: start)
     do throws(XMLError) {
-      while reader.failure == nil, let event = try xml.next() {
+      while reader.failure == nil && reader.stopped == nil, let event = try xml.next() {
         switch event {
         case .start(let name, let attributes): reader.start(name, attributes: attributes, line: xml.line)
         case .text(let text): reader.characters(text)
@@ -57,9 +73,10 @@ enum GPX {
     } catch {
       reader.fail(.malformedXML(file: file, line: error.line + skippedLines, message: error.message))
     }
+    if let stopped = reader.stopped { throw stopped }
     if let failure = reader.failure { throw failure }
     guard reader.sawRoot else {
-      throw .unrecognizedContent(
+      throw LocationsFileError.unrecognizedContent(
         file: file, expected: LocationsFormat.gpx.expectedContent, found: "XML without any element")
     }
     return reader.finish()
@@ -168,6 +185,12 @@ enum GPX {
     }
   }
 
+  /// Where a streamed read hands each place (with its line and warnings) and each warning about a track.
+  struct PlaceHandlers {
+    var place: (ReadRecord, _ line: Int, _ warnings: [String]) throws -> Void
+    var warn: (String) -> Void
+  }
+
   /// The elements of a waypoint whose text is read.
   private enum Field {
     case name
@@ -197,10 +220,15 @@ enum GPX {
 
     /// Lines skipped before the XML, added to the reader's line numbers.
     let lineOffset: Int
+    /// Set: waypoints and track warnings go there as they come.
+    let handlers: PlaceHandlers?
+    /// The error a handler threw: reading stops there.
+    private(set) var stopped: (any Error)?
 
-    init(file: String, lineOffset: Int) {
+    init(file: String, lineOffset: Int, handlers: PlaceHandlers?) {
       self.file = file
       self.lineOffset = lineOffset
+      self.handlers = handlers
     }
 
     func finish() -> LocationSet { collector.finish() }
@@ -208,6 +236,11 @@ enum GPX {
     /// Keeps the first error: reading stops there.
     func fail(_ error: LocationsFileError) {
       if failure == nil { failure = error }
+    }
+
+    /// A warning about a track, in file order.
+    private func warn(_ warning: String) {
+      if let handlers { handlers.warn(warning) } else { collector.warn(warning) }
     }
 
     private func isGPX(_ namespace: String) -> Bool {
@@ -340,7 +373,7 @@ enum GPX {
           if let finished = try trackReader.end(depth: stack.count - 1) {
             try collector.tracks.add(
               finished.track, hasOwnID: finished.hasOwnID, record: "line \(finished.line)")
-            for warning in finished.warnings { collector.warn("line \(finished.line): \(warning)") }
+            for warning in finished.warnings { warn("line \(finished.line): \(warning)") }
           }
         } catch {
           return fail(.invalidLine(file: file, line: line, message: error.message))
@@ -350,6 +383,14 @@ enum GPX {
       if stack.count == 1, let waypoint {
         self.waypoint = nil
         let (read, warnings) = waypoint.record()
+        if let handlers {
+          do {
+            try handlers.place(read, waypoint.line, warnings)
+          } catch {
+            stopped = error
+          }
+          return
+        }
         do throws(RecordProblem) {
           try collector.add(read, record: "line \(waypoint.line)", warnings: warnings)
         } catch {

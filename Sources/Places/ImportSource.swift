@@ -1,14 +1,16 @@
 import FileSystem
 import Foundation
 
-/// A locations file opened for `mymap import`: a CSV file's rows (`LocationStore.importCSV`) and a mymap
-/// JSON file's or GeoJSON FeatureCollection's records (`LocationStore.importJSON`) are read as they are
-/// imported, so a million places never sit in memory at once; every other format is read whole, as
-/// `LocationsFile.read` reads it.
+/// A locations file opened for `mymap import`: a CSV file's rows (`LocationStore.importCSV`), a mymap
+/// JSON file's or GeoJSON FeatureCollection's records (`LocationStore.importJSON`) and a GPX file's
+/// waypoints (`LocationStore.importGPX`) are read as they are imported, so a million places never sit in
+/// memory at once; a single GeoJSON Feature and a Core Data store are read whole, as `LocationsFile.read`
+/// reads them.
 public enum ImportSource {
   case whole(LocationSet)
   case csvRows(CSVImportRows)
   case jsonRecords(JSONImportRecords)
+  case gpxRecords(GPXImportRecords)
 }
 
 /// The rows of a CSV file, not yet read.
@@ -60,10 +62,12 @@ extension LocationsFile {
     }
     var bytes = first
     while let more = try pieces.next() { bytes += more }
-    if (try? contentFamily(bytes, name: name, format: format))?.0 == .json {
-      return try jsonSource(MappedInput(bytes: bytes), name: name, format: format)
+    switch try? contentFamily(bytes, name: name, format: format) {
+    case (.json, _, _)?: return try jsonSource(MappedInput(bytes: bytes), name: name, format: format)
+    case (.xml, .xml, let start)?:
+      return .gpxRecords(GPXImportRecords(file: name, bytes: bytes, start: start))
+    default: return .whole(try read(data: Data(bytes), name: name, format: format))
     }
-    return .whole(try read(data: Data(bytes), name: name, format: format))
   }
 
   /// JSON read as it is imported; a single GeoJSON Feature (one record) read whole.

@@ -28,7 +28,7 @@ enum ImportCommand {
     let path = arguments.positional("FILE")!
     let quiet = arguments.flag("quiet")
     let dryRun = arguments.flag("dry-run")
-    // CSV, mymap JSON and GeoJSON are imported as they are read; GPX and Core Data are read whole first.
+    // CSV, mymap JSON, GeoJSON and GPX are imported as they are read; a Core Data store is read whole.
     let source: ImportSource
     do {
       source = try LocationsFile.openForImport(path: path, format: format)
@@ -48,6 +48,12 @@ enum ImportCommand {
       try importStreamed(path: path, arguments: arguments, dryRun: dryRun) {
         store, each, isStopped throws(StreamedImportError) in
         try store.importJSON(records, dryRun: dryRun, each: each, isStopped: isStopped)
+      }
+      return
+    case .gpxRecords(let records):
+      try importStreamed(path: path, arguments: arguments, dryRun: dryRun) {
+        store, each, isStopped throws(StreamedImportError) in
+        try store.importGPX(records, dryRun: dryRun, each: each, isStopped: isStopped)
       }
       return
     }

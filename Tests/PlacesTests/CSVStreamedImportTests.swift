@@ -333,7 +333,7 @@ final class CSVStreamedImportTests: XCTestCase {
 
   // MARK: Opening a file for an import
 
-  func testOpenForImportStreamsCSVAndJSONAndReadsOtherFormatsWhole() throws {
+  func testOpenForImportStreamsCSVJSONAndGPXAndReadsASingleFeatureWhole() throws {
     let folder = try TemporaryDirectory(prefix: "mymap-open-import")
     let csv = try folder.write("\u{FEFF}  \nlat,lon,description\n1,2,a\n3,4,b\n", to: "p.txt")
     guard case .csvRows(let rows) = try LocationsFile.openForImport(path: csv.path) else {
@@ -357,9 +357,10 @@ final class CSVStreamedImportTests: XCTestCase {
     }
     XCTAssertEqual(set.locations.map(\.latitude), [1])
     let gpx = try folder.write(#"<gpx><wpt lat="1" lon="2"/></gpx>"#, to: "p.gpx")
-    guard case .whole = try LocationsFile.openForImport(path: gpx.path) else {
-      return XCTFail("GPX is read whole")
+    guard case .gpxRecords(let waypoints) = try LocationsFile.openForImport(path: gpx.path) else {
+      return XCTFail("GPX is read as it is imported")
     }
+    XCTAssertEqual(waypoints.file, gpx.path)
     // --format csv on a file that is not: the CSV reader's own error, from the stream.
     guard case .csvRows(let forced) = try LocationsFile.openForImport(path: json.path, format: .csv) else {
       return XCTFail("--format csv streams")

@@ -5,9 +5,10 @@ import XCTest
 
 @testable import Places
 
-/// mymap JSON and GeoJSON FeatureCollections imported as they are read (`LocationStore.importJSON`): the
-/// same places, tracks, warnings and errors as the file read whole and imported with `importSet`.
-final class JSONStreamedImportTests: XCTestCase {
+/// mymap JSON, GeoJSON FeatureCollections and GPX imported as they are read (`LocationStore.importJSON`,
+/// `importGPX`): the same places, tracks, warnings and errors as the file read whole and imported with
+/// `importSet`.
+final class StreamedRecordImportTests: XCTestCase {
   private func records(_ text: String, name: String = "p.json") throws -> JSONImportRecords {
     guard
       let records = try JSONImportRecords.open(MappedInput(bytes: Array(text.utf8)), name: name, format: nil)
@@ -65,6 +66,84 @@ final class JSONStreamedImportTests: XCTestCase {
         \(point(nil, 48.8584, 2.2945, "Tower", ", \"category\": \"Kiosk\"")), \(point("s9", 5, 5, "H"))],
        "type": "FeatureCollection"}
       """
+  }
+
+  /// The same for GPX, with a track between the waypoints whose warning comes in file order.
+  private var trickyGPX: String {
+    let derivedB = Location.derivedID(latitude: 10, longitude: 20, locationDescription: "B", date: nil)
+    let id = { (text: String) in "<extensions><mymap:id>\(text)</mymap:id></extensions>" }
+    return """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1" xmlns:mymap="urn:mymap:gpx:1">
+        <wpt lat="1" lon="1"><name>A</name>\(id("p1"))</wpt>
+        <wpt lat="10" lon="20"><name>B</name></wpt>
+        <trk><name>walk</name><trkseg><trkpt lat="1" lon="2"><time>2026-01-01T10:00:00</time></trkpt>
+          <trkpt lat="1.1" lon="2.1"/></trkseg></trk>
+        <wpt lat="10" lon="20"><name>B</name><type>Kiosk</type></wpt>
+        <trk><name>nothing</name><trkseg></trkseg></trk>
+        <wpt lat="11" lon="21"><name>D</name>\(id(derivedB))</wpt>
+        <wpt lat="48.8584" lon="2.2945"><time>2026-02-01T10:00:00</time><name>Tower</name></wpt>
+        <wpt lat="5" lon="5"><name>H</name>\(id("s9"))</wpt>
+        <rte><name>ferry</name><rtept lat="2" lon="3"/><rtept lat="2.5" lon="3.5"/></rte>
+      </gpx>
+      """
+  }
+
+  private func gpxRecords(_ text: String) throws -> GPXImportRecords {
+    let folder = try TemporaryDirectory(prefix: "mymap-gpx-import")
+    let file = try folder.write(text, to: "p.gpx")
+    guard case .gpxRecords(let records) = try LocationsFile.openForImport(path: file.path) else {
+      throw XCTSkip("not read as it is imported")
+    }
+    return records
+  }
+
+  func testAGPXImportAddsWhatTheWholeFileImportAdds() throws {
+    for threshold in [50_000, 2] {
+      let whole = try seeded()
+      whole.store.bulkImportThreshold = threshold
+      let set = try LocationsFile.read(data: Data(trickyGPX.utf8), name: "p.gpx")
+      let expected = try whole.store.importSet(set, dryRun: false)
+
+      let streamed = try seeded()
+      streamed.store.bulkImportThreshold = threshold
+      let result = try streamed.store.importGPX(try gpxRecords(trickyGPX))
+      XCTAssertEqual(result.summary, expected, "threshold \(threshold)")
+      XCTAssertEqual(result.places, set.locations.count)
+      XCTAssertEqual(result.tracks, 2)
+      XCTAssertEqual(result.warnings, set.warnings)
+      XCTAssertEqual(result.warnings.count, 4, "\(result.warnings)")
+      XCTAssertEqual(try contents(streamed.store), try contents(whole.store), "threshold \(threshold)")
+    }
+  }
+
+  func testAGPXImportGivesTheWholeReadsErrors() throws {
+    let files = [
+      trickyGPX.replacingOccurrences(of: #"<wpt lat="11""#, with: #"<wpt lat="91""#),
+      trickyGPX.replacingOccurrences(of: "<mymap:id>s9</mymap:id>", with: "<mymap:id>p1</mymap:id>"),
+      trickyGPX.replacingOccurrences(of: #"<trkpt lat="1.1" lon="2.1"/>"#, with: #"<trkpt lat="1.1"/>"#),
+      trickyGPX.replacingOccurrences(of: "</rte>", with: "</rtx>"),
+      trickyGPX.replacingOccurrences(of: "<time>2026-02-01T10:00:00</time>", with: "<time>yesterday</time>"),
+      #"<kml xmlns="http://www.opengis.net/kml/2.2"></kml>"#,
+    ]
+    for text in files {
+      var wholeError: LocationsFileError?
+      do {
+        _ = try LocationsFile.read(data: Data(text.utf8), name: "p.gpx")
+      } catch {
+        wholeError = error
+      }
+      let wanted = try XCTUnwrap(wholeError, text).description
+      let scratch = try seeded()
+      let before = try contents(scratch.store)
+      XCTAssertThrowsError(try scratch.store.importGPX(try gpxRecords(text))) { error in
+        XCTAssertEqual(
+          (error as? StreamedImportError)?.description.replacingOccurrences(
+            of: #"^.*p\.gpx"#, with: "p.gpx", options: .regularExpression),
+          wanted, text)
+      }
+      XCTAssertEqual(try contents(scratch.store), before, text)
+    }
   }
 
   func testTheStreamedImportAddsWhatTheWholeFileImportAdds() throws {
