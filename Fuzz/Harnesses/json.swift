@@ -23,7 +23,13 @@ Fuzz.run { input in
     require(streamedError == error, "streamed parse: \(String(describing: streamedError)), whole: \(error)")
     return
   }
-  require(streamedError == nil, "streamed parse failed where the whole parse did not: \(streamedError!)")
+  if let streamedError {
+    // The one error the whole parse cannot give: more held at once than the limit allows.
+    require(
+      streamedError.message.hasSuffix("more than is read at once"),
+      "streamed parse failed where the whole parse did not: \(streamedError)")
+    return
+  }
   if case .object(let members) = value {
     var emptied: [JSONValue.Member] = []
     for member in members {

@@ -22,7 +22,8 @@ public final class MappedInput: @unchecked Sendable {
     defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw .system(String(cString: strerror(errno))) }
-    guard FileKind(mode: info.st_mode) == .regular else {
+    // A FIFO, a device, or a file that says it is empty but may not be (/proc, /sys): read through.
+    guard FileKind(mode: info.st_mode) == .regular, size > 0 else {
       copy = [UInt8](try InputFile.read(descriptor: descriptor, limit: streamLimit))
       count = copy.count
       mapping = nil
@@ -30,10 +31,6 @@ public final class MappedInput: @unchecked Sendable {
     }
     copy = []
     count = size
-    guard size > 0 else {
-      mapping = nil
-      return
-    }
     let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
     guard let address, address != MAP_FAILED else { throw .system(String(cString: strerror(errno))) }
     madvise(address, size, MADV_SEQUENTIAL)
@@ -60,13 +57,14 @@ public final class MappedInput: @unchecked Sendable {
   /// the file. Does nothing for an input read whole. One reader at a time.
   public func release(below offset: Int) {
     guard let mapping else { return }
-    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-    let end = min(offset, count) / page * page
+    let end = min(offset, count) / Self.pageSize * Self.pageSize
     if end < released { released = 0 }
     guard end - released >= 4 << 20 else { return }
     madvise(mapping + released, end - released, MADV_DONTNEED)
     released = end
   }
+
+  private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
   deinit {
     if let mapping { munmap(mapping, count) }

@@ -91,9 +91,16 @@ private struct ByteParser {
   /// Set: the top-level object's arrays are streamed (`JSONParser.parse(_:maximumHeldBytes:…)`).
   var streamedElement: ((String, JSONValue, Int) -> Bool)?
   var maximumHeldBytes = Int.max
+  /// What the top-level object's names and kept values (and `topLevelMemberCost` each) came to so far.
+  private var topLevelKept = 0
   /// Where the value being held started, and the offset it must not pass (`Int.max`: none).
   private var heldStart = 0
   private var heldLimit = Int.max
+  /// Whether the limit being checked is the top-level object's, shared by its members (for the message).
+  private var heldIsTopLevel = false
+  /// What one member of the top-level object costs beyond its name and value, counted against the limit so
+  /// that a million small members cannot pass it unseen.
+  static let topLevelMemberCost = 256
 
   init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
     self.bytes = bytes
@@ -179,7 +186,13 @@ private struct ByteParser {
         throw unexpected(expected)
       }
       let nameOffset = index
-      let name = try parseString()
+      let isStreamedTop = streamedElement != nil && depth == 1
+      let name =
+        isStreamedTop
+        ? try parseTopLevelPart(budget: maximumHeldBytes - topLevelKept) { (parser) throws(Failure) in
+          try parser.parseString()
+        } : try parseString()
+      if isStreamedTop { topLevelKept += index - nameOffset + Self.topLevelMemberCost }
       // A place's object has a handful of members: comparing with each is cheaper than hashing into a
       // set, which is made only for an object this large.
       let repeated: Bool
@@ -200,12 +213,16 @@ private struct ByteParser {
       index += 1
       skipWhitespace()
       let value: JSONValue
-      if let streamedElement, depth == 1 {
+      if let streamedElement, isStreamedTop {
         if current == UInt8(ascii: "[") {
           try parseStreamedArray { streamedElement(name, $0, $1) }
           value = .array([])
         } else {
-          value = try parseHeld { (parser) throws(Failure) in try parser.parseValue() }
+          let start = index
+          value = try parseTopLevelPart(budget: maximumHeldBytes - topLevelKept) { (parser) throws(Failure) in
+            try parser.parseValue()
+          }
+          topLevelKept += index - start
         }
       } else {
         value = try parseValue()
@@ -235,11 +252,26 @@ private struct ByteParser {
   }
 
   /// `parse`, for a value that must not pass `maximumHeldBytes` from here.
-  private mutating func parseHeld(
-    _ parse: (inout ByteParser) throws(Failure) -> JSONValue
-  ) throws(Failure) -> JSONValue {
+  private mutating func parseHeld<T>(
+    _ parse: (inout ByteParser) throws(Failure) -> T
+  ) throws(Failure) -> T {
+    try parseHeld(budget: maximumHeldBytes, topLevel: false, parse)
+  }
+
+  /// `parse`, for a member name or value of the top-level object, which all share one limit: what is
+  /// left of it is `budget`.
+  private mutating func parseTopLevelPart<T>(
+    budget: Int, _ parse: (inout ByteParser) throws(Failure) -> T
+  ) throws(Failure) -> T {
+    try parseHeld(budget: max(budget, 0), topLevel: true, parse)
+  }
+
+  private mutating func parseHeld<T>(
+    budget: Int, topLevel: Bool, _ parse: (inout ByteParser) throws(Failure) -> T
+  ) throws(Failure) -> T {
     heldStart = index
-    heldLimit = maximumHeldBytes > bytes.count - index ? Int.max : index + maximumHeldBytes
+    heldIsTopLevel = topLevel
+    heldLimit = budget > bytes.count - index ? Int.max : index + budget
     defer { heldLimit = Int.max }
     let value = try parse(&self)
     try checkHeldSize()
@@ -253,7 +285,10 @@ private struct ByteParser {
     let limit =
       maximumHeldBytes % (1 << 20) == 0 ? "\(maximumHeldBytes >> 20) MiB" : "\(maximumHeldBytes) bytes"
     throw Failure(
-      offset: heldStart, message: "a value larger than \(limit) starts here, more than is read at once")
+      offset: heldStart,
+      message: heldIsTopLevel
+        ? "the top-level object's members other than arrays pass \(limit) here, more than is read at once"
+        : "a value larger than \(limit) starts here, more than is read at once")
   }
 
   /// Steps over the opening bracket of an object or array; true when `close` follows at once (the

@@ -26,13 +26,15 @@ extension LocationStore {
     try importRecords(
       file: source.file, naming: .record(noun: source.placeNoun), dryRun: dryRun, each: each,
       isStopped: isStopped
-    ) { add, _ in
+    ) { add, _, tick in
       var reader = JSONRecordReader(source)
       var failure: (any Error)?
       _ = try source.forEachElement { member, value in
         do {
           if let (record, number, warnings) = try reader.read(member: member, value) {
             try add(record, number, warnings)
+          } else {
+            try tick()  // A track, or a feature skipped: `add` counts the places.
           }
           return true
         } catch {
@@ -52,7 +54,7 @@ extension LocationStore {
     isStopped: () -> Bool = { false }
   ) throws(StreamedImportError) -> StreamedImport {
     try importRecords(file: source.file, naming: .line, dryRun: dryRun, each: each, isStopped: isStopped) {
-      add, warn in
+      add, warn, _ in
       try withoutActuallyEscaping(add) { add in
         try withoutActuallyEscaping(warn) { warn in
           let set = try GPX.decode(
@@ -65,30 +67,39 @@ extension LocationStore {
   }
 
   /// The transaction of a streamed import of places and tracks: `read` hands each place to `add` (its
-  /// record, its line or record number, its warnings) and each warning to `warn` in file order, and returns
+  /// record, its line or record number, its warnings) and each warning to `warn` in file order, may call
+  /// `tick` for each record of any kind (so that Ctrl-C is seen in a file of tracks alone), and returns
   /// the tracks and the warnings that come after every place.
   private func importRecords(
     file: String, naming: RowNaming, dryRun: Bool, each: (Location) -> Void, isStopped: () -> Bool,
     read:
       @escaping (
-        _ add: (ReadRecord, Int, [String]) throws -> Void, _ warn: (String) -> Void
+        _ add: (ReadRecord, Int, [String]) throws -> Void, _ warn: (String) -> Void,
+        _ tick: () throws -> Void
       ) throws -> (tracks: [Track], warnings: [String])
   ) throws(StreamedImportError) -> StreamedImport {
     var ended: StreamedImportError?
     do {
       return try writing(commit: !dryRun) { () throws in
         var importer = try StreamedPlaceImport(store: self, file: file, naming: naming, dryRun: dryRun)
+        var records = 0
+        func stopIfAsked(at count: Int) throws {
+          guard count % 1_000 == 0 && isStopped() else { return }
+          ended = .stopped(places: importer.places)
+          throw CancellationError()
+        }
         let tracks: [Track]
         do {
           let read = try read(
             { record, number, warnings in
               each(try importer.add(record, number: number, warnings: warnings))
-              if importer.places % 1_000 == 0 && isStopped() {
-                ended = .stopped(places: importer.places)
-                throw CancellationError()
-              }
+              try stopIfAsked(at: importer.places)
             },
-            { importer.warnings.append($0) })
+            { importer.warnings.append($0) },
+            {
+              records += 1
+              try stopIfAsked(at: records)
+            })
           tracks = read.tracks
           for warning in read.warnings { importer.warnings.append(warning) }
         } catch let error as LocationsFileError {

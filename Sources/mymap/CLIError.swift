@@ -21,6 +21,17 @@ enum CLIError: Error {
     }
   }
 
+  /// The same failure with `text` after its message.
+  func appending(_ text: String) -> CLIError {
+    switch self {
+    case .usage(let message): .usage(message + text)
+    case .badInput(let message): .badInput(message + text)
+    case .incomplete(let message): .incomplete(message + text)
+    case .interrupted(let message): .interrupted(message + text)
+    case .failure(let message): .failure(message + text)
+    }
+  }
+
   var message: String {
     switch self {
     case .usage(let text), .badInput(let text), .incomplete(let text), .failure(let text),

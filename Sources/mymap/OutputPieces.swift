@@ -14,6 +14,8 @@ final class OutputPieces {
 
   /// Whether the pieces go to a temporary file (the target changes only at `commit`).
   var isStaged: Bool { staged != nil }
+  /// How many bytes were written so far.
+  private(set) var written = 0
 
   /// Opens the output; the target comes from `OutputFile.targets`, which has checked it.
   init(_ target: OutputTarget) throws(CLIError) {
@@ -48,6 +50,7 @@ final class OutputPieces {
 
   /// Writes the next piece; on a failure the output is discarded.
   func write(_ bytes: [UInt8]) throws(CLIError) {
+    written += bytes.count
     guard writeAll(bytes, to: descriptor) else {
       let reason = OutputFile.systemError()
       discard()

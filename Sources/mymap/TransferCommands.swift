@@ -84,7 +84,7 @@ enum ImportCommand {
     path: String, arguments: ParsedArguments, dryRun: Bool,
     _ run: (LocationStore, (Location) -> Void, () -> Bool) throws(StreamedImportError) -> StreamedImport
   ) throws(CLIError) {
-    let listing = dryRun && !arguments.flag("json") ? BufferedOutput() : nil
+    let listing = dryRun && !arguments.flag("json") ? try DryRunListing() : nil
     // Ctrl-C (or SIGTERM) stops the import at the next thousand rows: it rolls back, and a new store
     // being filled is removed.
     let signals = try StopSignals()
@@ -106,10 +106,9 @@ enum ImportCommand {
         printsWarnings: true, arguments: arguments, dryRun: dryRun)
       return
     }
-    listing.flush()
+    try listing.commit()
     if !arguments.flag("quiet") { for warning in done.warnings { Console.warning(warning) } }
-    listing.write(wouldImport(done.summary, places: done.places, tracks: done.tracks) + "\n")
-    listing.flush()
+    Console.print(wouldImport(done.summary, places: done.places, tracks: done.tracks))
   }
 
   /// The last line of a dry run.
@@ -244,11 +243,17 @@ enum ExportCommand {
       try write(store, filter: filter, format: format, to: output, isStopped: signals.isStopped)
     } catch {
       output.discard()
+      let failure: CLIError
       switch error {
-      case let failure as CLIError: throw failure
-      case let failure as LocationStoreError: throw StoreAccess.map(failure)
-      default: throw .failure("\(error)")  // Not reached: `write` throws only those two.
+      case let cliError as CLIError: failure = cliError
+      case let storeError as LocationStoreError: failure = StoreAccess.map(storeError)
+      default: failure = .failure("\(error)")  // Not reached: `write` throws only those two.
       }
+      // Standard output or a FIFO has had what came before the failure.
+      guard output.isStaged || output.written == 0 else {
+        throw failure.appending("; the output is incomplete")
+      }
+      throw failure
     }
     try output.finish().commit()
     if format == .csv {
@@ -281,7 +286,7 @@ enum ExportCommand {
       written += 1
       if written % 1_000 == 0 && isStopped() {
         throw .interrupted(
-          output.isStaged ? "stopped; \(output.path) was left as it was" : "stopped; the output is incomplete"
+          output.isStaged ? "stopped; \(output.path) was left as it was" : "stopped"
         )
       }
       try flushFullBuffer()

@@ -217,11 +217,14 @@ final class ImportExportTests: XCTestCase {
       try sandbox.run(["import", "bad.csv"]), status: 3, message: "bad.csv:3: latitude 95 is outside -90…90")
     assertFailed(
       try sandbox.run(["import", "bad.gpx"]), status: 3, message: "bad.gpx:4: wpt lat -91 is outside -90…90")
-    // A dry run lists each place as it is read (as for CSV), up to the bad one.
-    let dryRun = try sandbox.run(["import", "--dry-run", "bad.json"])
-    XCTAssertEqual(dryRun.status, 3, dryRun.transcript)
-    XCTAssertEqual(dryRun.stderr, "mymap: error: bad.json: location 2: latitude 91.0 is outside -90…90\n")
-    XCTAssertEqual(dryRun.stdoutText, "  ok  (No Description)\n      Lat: 1.00000000, Long: 2.00000000\n")
+    // A dry run of a bad file lists nothing, though its listing is made as the places are read.
+    for (file, message) in [
+      ("bad.json", "bad.json: location 2: latitude 91.0 is outside -90…90"),
+      ("bad.csv", "bad.csv:3: latitude 95 is outside -90…90"),
+      ("bad.gpx", "bad.gpx:4: wpt lat -91 is outside -90…90"),
+    ] {
+      assertFailed(try sandbox.run(["import", "--dry-run", file]), status: 3, message: message)
+    }
     assertFailed(
       try sandbox.run(["import", "missing.json"]), status: 3, message: "missing.json: no such file")
     XCTAssertEqual(try sandbox.listJSONText(), before)
@@ -430,10 +433,9 @@ final class ImportExportTests: XCTestCase {
       """)
   }
 
-  /// An export is written a piece at a time into a temporary file: one larger than a piece reads back
-  /// whole, and Ctrl-C halfway (exit 130) leaves the file it would replace as it was, with no
-  /// temporary file beside it.
-  func testALargeExportReadsBackAndCtrlCLeavesTheFileAsItWas() throws {
+  /// An export is written a piece at a time: one larger than a piece reads back whole, and Ctrl-C
+  /// halfway stops it (exit 130). (That a failure halfway leaves a file as it was is below.)
+  func testALargeExportReadsBackAndCtrlCStopsIt() throws {
     let sandbox = try Sandbox()
     try sandbox.write(gpxWithTrack, to: "trip.gpx")
     assertSucceeded(try sandbox.run(["import", "-q", "trip.gpx"]))  // Two places and a track.
@@ -449,20 +451,47 @@ final class ImportExportTests: XCTestCase {
       XCTAssertEqual(summary["places"] as? Int, 5_002, format)
     }
 
-    try addPlaces(sandbox, count: 200_000, idPrefix: "q")  // More than an export finishes before the signal.
-    try sandbox.write("old", to: "all.json")
-    let running = try sandbox.start(["export", "--out", "all.json"])
-    let prefix = ".all.json.tmp-\(running.process.processIdentifier)-"
-    try FetchTesting.waitUntil("the export is being written", running) {
-      (try? sandbox.files().contains { $0.hasPrefix(prefix) }) ?? false
-    }
+    // Ctrl-C: into a FIFO this test reads, so that the export waits, blocked on a full pipe, when the
+    // signal comes; it stops at the next thousand places and says what it left.
+    let fifo = sandbox.path("out.fifo")
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let running = try sandbox.start(["export", "--format", "json", "--out", fifo])
+    let reader = try XCTUnwrap(FileHandle(forReadingAtPath: fifo))
+    let first = reader.readData(ofLength: 1 << 16)
     kill(running.process.processIdentifier, SIGINT)
+    usleep(300_000)  // The signal's handler runs meanwhile; the export cannot go on with the pipe full.
+    let rest = reader.readDataToEndOfFile()
     let result = running.wait()
     XCTAssertEqual(result.status, 130, result.transcript)
-    XCTAssertEqual(result.stderr, "mymap: error: stopped; all.json was left as it was\n")
+    XCTAssertEqual(result.stderr, "mymap: error: stopped; the output is incomplete\n")
+    XCTAssertLessThan(first.count + rest.count, sandbox.contents(of: "all.json")?.count ?? 0)
+    XCTAssertFalse(String(decoding: first + rest, as: UTF8.self).hasSuffix("]\n}\n"), "the file is not ended")
+  }
+
+  /// A store failure halfway through an export (a track's points damaged) leaves a file as it was; on
+  /// standard output, where the places before it went, the message says the output is incomplete.
+  func testAStoreFailureHalfwayThroughAnExport() throws {
+    let sandbox = try Sandbox()
+    try fillStore(sandbox)
+    try addPlaces(sandbox, count: 2_000, idPrefix: "p")  // More than one piece comes before the tracks.
+    try sqliteExecute(sandbox.storePath, "UPDATE track SET points = x'00'")
+    let message = "the places store failed: the points of track 'trk-"
+    let toStandardOutput = try sandbox.run(["export", "--format", "json"])
+    XCTAssertEqual(toStandardOutput.status, 1, toStandardOutput.transcript)
+    XCTAssertTrue(
+      toStandardOutput.stdoutText.hasPrefix("{\n  \"locations\": [\n"), toStandardOutput.stdoutText)
+    XCTAssertTrue(
+      toStandardOutput.stderr.hasPrefix("mymap: error: \(message)")
+        && toStandardOutput.stderr.hasSuffix("' are damaged; the output is incomplete\n"),
+      toStandardOutput.stderr)
+    try sandbox.write("old", to: "all.json")
+    let toFile = try sandbox.run(["export", "--out", "all.json"])
+    XCTAssertEqual(toFile.status, 1, toFile.transcript)
+    XCTAssertTrue(toFile.stderr.hasSuffix("' are damaged\n"), toFile.stderr)
     XCTAssertEqual(sandbox.contents(of: "all.json"), Data("old".utf8))
-    let files = try sandbox.files()
-    XCTAssertFalse(files.contains { $0.hasPrefix(".all.json") }, "\(files)")
+    XCTAssertFalse(try sandbox.files().contains { $0.hasPrefix(".all.json") })
+    // CSV holds no tracks: it reads none, so the damage does not stop it.
+    assertSucceeded(try sandbox.run(["export", "--out", "all.csv"]))
   }
 
   /// Export, then import into a fresh store: the same places, field for field.

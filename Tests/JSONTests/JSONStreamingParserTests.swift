@@ -79,27 +79,45 @@ final class JSONStreamingParserTests: XCTestCase {
   /// An element, a member or a top-level value longer than the limit is an error at its start, found
   /// before it is held; arrays of the top-level object are never held, however long.
   func testNothingLargerThanTheLimitIsHeld() throws {
-    let long = String(repeating: "x", count: 300)
-    let digits = String(repeating: "1", count: 300)
-    let cases: [(String, Int)] = [
-      ("{\"locations\": [1, {\"d\": \"\(long)\"}]}", 19),
-      ("{\"locations\": [1, [\(digits)]]}", 19),
-      ("{\"user\": {\"d\": \"\(long)\"}}", 10),
-      ("{\"user\": \"\(long)\"}", 10),
-      ("{\"n\": \(digits)}", 7),
-      ("[\"\(long)\"]", 1),
+    let long = String(repeating: "x", count: 1_200)
+    let digits = "0." + String(repeating: "1", count: 1_198)
+    let value = "a value larger than 1000 bytes starts here"
+    let topLevel = "the top-level object's members other than arrays pass 1000 bytes here"
+    let cases: [(String, column: Int, message: String)] = [
+      ("{\"locations\": [1, {\"d\": \"\(long)\"}]}", 19, value),
+      ("{\"locations\": [1, [\(digits)]]}", 19, value),
+      ("[\"\(long)\"]", 1, value),
+      ("{\"user\": {\"d\": \"\(long)\"}}", 10, topLevel),
+      ("{\"user\": \"\(long)\"}", 10, topLevel),
+      ("{\"n\": \(digits)}", 7, topLevel),
+      ("{\"\(long)\": []}", 2, topLevel),
     ]
-    for (text, column) in cases {
-      XCTAssertThrowsError(try streamed(text, maximumHeldBytes: 200), text) { error in
-        XCTAssertEqual(
-          "\(error)", "1:\(column): a value larger than 200 bytes starts here, more than is read at once",
-          text)
+    for (text, column, message) in cases {
+      XCTAssertThrowsError(try streamed(text, maximumHeldBytes: 1_000), text) { error in
+        XCTAssertEqual("\(error)", "1:\(column): \(message), more than is read at once", text)
         XCTAssertEqual((error as? JSONSyntaxError)?.offset, column - 1, text)
       }
-      XCTAssertNoThrow(try streamed(text, maximumHeldBytes: 400), text)
+      XCTAssertNoThrow(try streamed(text, maximumHeldBytes: 2_000), text)
     }
+    // Arrays of the top-level object are never held, however long.
     let many = "{\"locations\": [" + Array(repeating: "\"\(long)\"", count: 100).joined(separator: ",") + "]}"
-    XCTAssertEqual(try streamed(many, maximumHeldBytes: 400).1.count, 100)
+    XCTAssertEqual(try streamed(many, maximumHeldBytes: 2_000).1.count, 100)
+  }
+
+  /// The top-level object's names and kept values share one limit, each member costing
+  /// `topLevelMemberCost` more: members each under the limit, or many empty arrays, cannot add up past it.
+  func testTheTopLevelObjectsMembersShareTheLimit() throws {
+    let part = String(repeating: "y", count: 400)
+    let three = "{\"a\": \"\(part)\", \"b\": \"\(part)\", \"c\": \"\(part)\"}"
+    XCTAssertNoThrow(try streamed(three, maximumHeldBytes: 3 * (400 + 2 + 3 + 256)))
+    // At the third value, which starts after `{"a": ` + 402 bytes + `, "b": ` + 402 + `, "c": `.
+    let column: Int = 6 + 402 + 7 + 402 + 7 + 1
+    XCTAssertThrowsError(try streamed(three, maximumHeldBytes: 2 * (400 + 2 + 3 + 256) + 300), three) {
+      XCTAssertTrue("\($0)".hasPrefix("1:\(column): the top-level object's members"), "\($0)")
+    }
+    let arrays = "{" + (0..<100).map { "\"a\($0)\": []" }.joined(separator: ", ") + "}"
+    XCTAssertEqual(try streamed(arrays, maximumHeldBytes: 100 * 300).1.count, 0)
+    XCTAssertThrowsError(try streamed(arrays, maximumHeldBytes: 50 * 256), arrays)
   }
 
   func testTheHandlerStopsTheParse() throws {

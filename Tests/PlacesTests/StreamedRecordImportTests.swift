@@ -241,6 +241,17 @@ final class StreamedRecordImportTests: XCTestCase {
         (error as? StreamedImportError)?.description, "stopped after 2000 places; nothing was imported")
     }
     XCTAssertEqual(try scratch.store.count(), 2)
+
+    // A file of lines alone (no place to count) stops too.
+    let line = #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 2], [3, 4]]}}"#
+    let lines = try records(
+      #"{"type": "FeatureCollection", "features": [\#(Array(repeating: line, count: 2_500).joined(separator: ","))]}"#,
+      name: "l.geojson")
+    XCTAssertThrowsError(try scratch.store.importJSON(lines, isStopped: { true })) { error in
+      XCTAssertEqual(
+        (error as? StreamedImportError)?.description, "stopped after 0 places; nothing was imported")
+    }
+    XCTAssertEqual(try scratch.store.tracks().count, 0)
   }
 
   /// A file on disk is mapped, not read; its places come one at a time from the mapping.
@@ -286,6 +297,9 @@ final class StreamedRecordImportTests: XCTestCase {
       try? handle?.close()
     }
     writer.start()
+    // A file that says it is empty but is not (/proc) is read through, not mapped as empty.
+    let status = try MappedInput(path: "/proc/self/status", streamLimit: 1 << 20)
+    XCTAssertTrue(status.withBytes { String(decoding: $0, as: UTF8.self) }.hasPrefix("Name:"))
     let piped = try MappedInput(path: fifo, streamLimit: 100)
     XCTAssertEqual(piped.withBytes { String(decoding: $0, as: UTF8.self) }, "{\"locations\": []}")
   }
