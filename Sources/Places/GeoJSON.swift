@@ -10,13 +10,7 @@ enum GeoJSON {
     let features: [JSONValue]
     switch document["type"] {
     case .string("FeatureCollection"):
-      guard let value = document["features"], value != .null else {
-        throw .invalidDocument(file: file, message: "the FeatureCollection has no \"features\" array")
-      }
-      guard case .array(let list) = value else {
-        throw .invalidDocument(file: file, message: "\"features\" must be an array, not \(value.summary)")
-      }
-      features = list
+      features = try collectionFeatures(of: document, file: file)
     case .string("Feature"):
       features = [document]
     default:
@@ -24,42 +18,34 @@ enum GeoJSON {
         file: file, expected: LocationsFormat.geoJSON.expectedContent,
         found: LocationsFormat.describeUnrecognized(document))
     }
-    var skipped = 0
     var collector = RecordCollector()
-    var tracks = TrackCollector()
-    var trackWarnings: [String] = []
+    var reader = GeoJSONFeatures()
     var number = 0
     try readRecords(features, noun: "feature", file: file, into: &collector) {
       value, warnings throws(RecordProblem) in
       number += 1
-      if let (track, hasOwnID) = try readLine(value, warnings: &warnings) {
-        try tracks.add(track, hasOwnID: hasOwnID, record: "feature \(number)")
-        trackWarnings += warnings.map { "feature \(number): \($0)" }
-        return nil
-      }
-      guard let record = try readFeature(value, warnings: &warnings) else {
-        skipped += 1
-        return nil
-      }
-      return record
+      return try reader.read(value, record: "feature \(number)", warnings: &warnings)
     }
-    collector.tracks = tracks
-    for warning in trackWarnings { collector.warn(warning) }
-    if let warning = skippedWarning(skipped) { collector.warn(warning) }
+    collector.tracks = reader.tracks
+    for warning in reader.warningsAfterPlaces { collector.warn(warning) }
     return collector.finish()
   }
 
-  /// The warning about features left out that are neither points nor lines; nil when none was.
-  static func skippedWarning(_ skipped: Int) -> String? {
-    switch skipped {
-    case 0: nil
-    case 1: "skipped 1 feature that is neither a point nor a line"
-    default: "skipped \(skipped) features that are neither points nor lines"
+  /// A FeatureCollection's `features`.
+  static func collectionFeatures(of document: JSONValue, file: String) throws(LocationsFileError)
+    -> [JSONValue]
+  {
+    guard let value = document["features"], value != .null else {
+      throw .invalidDocument(file: file, message: "the FeatureCollection has no \"features\" array")
     }
+    guard case .array(let list) = value else {
+      throw .invalidDocument(file: file, message: "\"features\" must be an array, not \(value.summary)")
+    }
+    return list
   }
 
   /// Nil for a feature that is not a point (or has no geometry).
-  static func readFeature(
+  fileprivate static func readFeature(
     _ value: JSONValue, warnings: inout [String]
   ) throws(RecordProblem) -> ReadRecord? {
     guard let feature = RecordFields(value) else {
@@ -113,6 +99,42 @@ enum GeoJSON {
       // The usual mistake is [latitude, longitude]: say so when the numbers fit that reading.
       guard abs(longitude) <= 90, case .number = numbers[1] else { throw error }
       throw RecordProblem(error.message + " (GeoJSON coordinates are [longitude, latitude])")
+    }
+  }
+}
+
+/// A FeatureCollection's features read one at a time, as a whole read and a streamed import both read
+/// them: a Point is a place, a LineString or MultiLineString a track (kept here, with the file's limits),
+/// anything else skipped and counted.
+struct GeoJSONFeatures {
+  var tracks = TrackCollector()
+  private var trackWarnings: [String] = []
+  private var skipped = 0
+
+  /// The place `value` holds, with its warnings in `warnings`; nil for a line (kept as a track, its
+  /// warnings kept for `warningsAfterPlaces`) or a feature skipped. `record` names it (`feature 4`).
+  mutating func read(
+    _ value: JSONValue, record: String, warnings: inout [String]
+  ) throws(RecordProblem) -> ReadRecord? {
+    if let (track, hasOwnID) = try GeoJSON.readLine(value, warnings: &warnings) {
+      try tracks.add(track, hasOwnID: hasOwnID, record: record)
+      trackWarnings += warnings.map { "\(record): \($0)" }
+      return nil
+    }
+    guard let read = try GeoJSON.readFeature(value, warnings: &warnings) else {
+      skipped += 1
+      return nil
+    }
+    return read
+  }
+
+  /// The warnings that follow the places' once every feature was read: each line's, then one about the
+  /// features skipped.
+  var warningsAfterPlaces: [String] {
+    switch skipped {
+    case 0: trackWarnings
+    case 1: trackWarnings + ["skipped 1 feature that is neither a point nor a line"]
+    default: trackWarnings + ["skipped \(skipped) features that are neither points nor lines"]
     }
   }
 }

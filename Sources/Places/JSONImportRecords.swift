@@ -27,28 +27,13 @@ public struct JSONImportRecords {
     let parsed = try parse(input, file: name) { _, _ in true }
     guard let document = parsed else { return nil }  // Not reached: the handler above never stops.
     let chosen = try LocationsFile.checkJSONFormat(document, name: name, format: format)
+    // The checks a whole read makes before its records (each array streamed is left empty here).
     if chosen == .geoJSON {
       guard document["type"] == .string("FeatureCollection") else { return nil }
-      guard let value = document["features"], value != .null else {
-        throw .invalidDocument(file: name, message: "the FeatureCollection has no \"features\" array")
-      }
-      guard case .array = value else {
-        throw .invalidDocument(file: name, message: "\"features\" must be an array, not \(value.summary)")
-      }
+      _ = try GeoJSON.collectionFeatures(of: document, file: name)
     } else {
-      if let value = document["user"] {
-        do throws(RecordProblem) {
-          _ = try LocationsJSON.readUser(value)
-        } catch {
-          throw .invalidRecord(file: name, record: "user", message: error.message)
-        }
-      }
-      // `"locations": null` is a mistake, not "no places", as in a whole read.
-      if let value = document["locations"] {
-        guard case .array = value else {
-          throw .invalidDocument(file: name, message: "\"locations\" must be an array, not \(value.summary)")
-        }
-      }
+      _ = try LocationsJSON.user(of: document, file: name)
+      _ = try LocationsJSON.locations(of: document, file: name)
     }
     return JSONImportRecords(file: name, format: chosen, input: input, document: document)
   }
@@ -82,11 +67,13 @@ struct JSONRecordReader {
   let source: JSONImportRecords
   private(set) var places = 0
   private var trackRecords = 0
+  /// mymap JSON's tracks, and their warnings.
   private var tracks = TrackCollector()
   private var trackWarnings: [String] = []
   /// mymap JSON's tracks are read after its places: the first track's error waits for them.
   private var trackError: LocationsFileError?
-  private var skippedFeatures = 0
+  /// A FeatureCollection's tracks and skipped features.
+  private var features = GeoJSONFeatures()
 
   init(_ source: JSONImportRecords) { self.source = source }
 
@@ -110,9 +97,7 @@ struct JSONRecordReader {
       guard trackError == nil else { return nil }
       let record = "track \(trackRecords)"
       do throws(RecordProblem) {
-        let (track, hasOwnID) = try LocationsJSON.readTrack(value, warnings: &warnings)
-        try tracks.add(track, hasOwnID: hasOwnID, record: record)
-        trackWarnings += warnings.map { "\(record): \($0)" }
+        trackWarnings += try LocationsJSON.addTrack(value, record: record, to: &tracks)
       } catch {
         trackError = .invalidRecord(file: source.file, record: record, message: error.message)
       }
@@ -121,15 +106,7 @@ struct JSONRecordReader {
       places += 1
       let record = "feature \(places)"
       do throws(RecordProblem) {
-        if let (track, hasOwnID) = try GeoJSON.readLine(value, warnings: &warnings) {
-          try tracks.add(track, hasOwnID: hasOwnID, record: record)
-          trackWarnings += warnings.map { "\(record): \($0)" }
-          return nil
-        }
-        guard let read = try GeoJSON.readFeature(value, warnings: &warnings) else {
-          skippedFeatures += 1
-          return nil
-        }
+        guard let read = try features.read(value, record: record, warnings: &warnings) else { return nil }
         return (read, places, warnings)
       } catch {
         throw .invalidRecord(file: source.file, record: record, message: error.message)
@@ -146,9 +123,9 @@ struct JSONRecordReader {
       throw .invalidDocument(file: source.file, message: "\"tracks\" must be an array, not \(value.summary)")
     }
     if let trackError { throw trackError }
-    var warnings = trackWarnings
-    if let warning = GeoJSON.skippedWarning(skippedFeatures) { warnings.append(warning) }
-    let (finished, warning) = tracks.finish()
+    let isGeoJSON = source.format == .geoJSON
+    var warnings = isGeoJSON ? features.warningsAfterPlaces : trackWarnings
+    let (finished, warning) = isGeoJSON ? features.tracks.finish() : tracks.finish()
     if let warning { warnings.append(warning) }
     return (finished, warnings)
   }

@@ -5,28 +5,37 @@ import MapMath
 /// and a `tracks` array (`LocationsJSON.readTracks`).
 enum LocationsJSON {
   static func decode(_ document: JSONValue, file: String) throws(LocationsFileError) -> LocationSet {
-    guard let top = RecordFields(document) else {
+    guard RecordFields(document) != nil else {
       throw .unrecognizedContent(
         file: file, expected: LocationsFormat.mymapJSON.expectedContent, found: document.summary)
     }
-    var user: UserPosition?
-    if let value = top["user"] {
-      do throws(RecordProblem) {
-        user = try readUser(value)
-      } catch {
-        throw .invalidRecord(file: file, record: "user", message: error.message)
-      }
-    }
+    let user = try user(of: document, file: file)
     var collector = RecordCollector()
-    // `"locations": null` is a mistake, not "no places": only a missing member means that.
-    if let value = document["locations"] {
-      guard case .array(let elements) = value else {
-        throw .invalidDocument(file: file, message: "\"locations\" must be an array, not \(value.summary)")
-      }
-      try readRecords(elements, noun: "location", file: file, into: &collector, read: readLocation)
-    }
+    try readRecords(
+      try locations(of: document, file: file), noun: "location", file: file, into: &collector,
+      read: readLocation)
     try readTracks(document, file: file, into: &collector)
     return collector.finish(user: user)
+  }
+
+  /// The file's `user`, when it gives one.
+  static func user(of document: JSONValue, file: String) throws(LocationsFileError) -> UserPosition? {
+    guard let value = document["user"] else { return nil }
+    do throws(RecordProblem) {
+      return try readUser(value)
+    } catch {
+      throw .invalidRecord(file: file, record: "user", message: error.message)
+    }
+  }
+
+  /// The `locations` array's elements; none when the member is missing.
+  static func locations(of document: JSONValue, file: String) throws(LocationsFileError) -> [JSONValue] {
+    // `"locations": null` is a mistake, not "no places": only a missing member means that.
+    guard let value = document["locations"] else { return [] }
+    guard case .array(let elements) = value else {
+      throw .invalidDocument(file: file, message: "\"locations\" must be an array, not \(value.summary)")
+    }
+    return elements
   }
 
   static func readLocation(
@@ -46,7 +55,7 @@ enum LocationsJSON {
     return ReadRecord(location: location, hasOwnID: id != nil)
   }
 
-  static func readUser(_ value: JSONValue) throws(RecordProblem) -> UserPosition {
+  private static func readUser(_ value: JSONValue) throws(RecordProblem) -> UserPosition {
     guard let fields = RecordFields(value) else {
       throw RecordProblem("expected an object with latitude and longitude, found \(value.summary)")
     }

@@ -15,17 +15,26 @@ extension LocationsJSON {
     for (offset, element) in elements.enumerated() {
       let record = "track \(offset + 1)"
       do throws(RecordProblem) {
-        var warnings: [String] = []
-        let (track, hasOwnID) = try readTrack(element, warnings: &warnings)
-        try collector.tracks.add(track, hasOwnID: hasOwnID, record: record)
-        for warning in warnings { collector.warn("\(record): \(warning)") }
+        for warning in try addTrack(element, record: record, to: &collector.tracks) {
+          collector.warn(warning)
+        }
       } catch {
         throw .invalidRecord(file: file, record: record, message: error.message)
       }
     }
   }
 
-  static func readTrack(
+  /// Reads the track `value` holds into `tracks`; returns its warnings, each under `record` (`track 2`).
+  static func addTrack(
+    _ value: JSONValue, record: String, to tracks: inout TrackCollector
+  ) throws(RecordProblem) -> [String] {
+    var warnings: [String] = []
+    let (track, hasOwnID) = try readTrack(value, warnings: &warnings)
+    try tracks.add(track, hasOwnID: hasOwnID, record: record)
+    return warnings.map { "\(record): \($0)" }
+  }
+
+  private static func readTrack(
     _ value: JSONValue, warnings: inout [String]
   ) throws(RecordProblem) -> (Track, Bool) {
     guard let fields = RecordFields(value) else {

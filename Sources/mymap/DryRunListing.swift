@@ -11,12 +11,11 @@ final class DryRunListing {
 
   init() throws(CLIError) {
     let folder = FileManager.default.temporaryDirectory.path
-    var template = Array((folder + "/.mymap-dry-run-XXXXXX").utf8CString)
-    descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else {
+    guard let (descriptor, path) = makeTemporaryFile(startingWith: folder + "/.mymap-dry-run-") else {
       throw .failure("cannot keep the dry run's listing in \(folder): \(OutputFile.systemError())")
     }
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    self.descriptor = descriptor
+    unlink(path)
   }
 
   func write(_ text: String) {

@@ -90,6 +90,15 @@ struct OutputFile {
   }
 }
 
+/// Creates a new file, readable and writable by this user alone, whose path is `prefix` and six characters
+/// that make it unique (mkstemp(3)); nil with `errno` set when it cannot.
+func makeTemporaryFile(startingWith prefix: String) -> (descriptor: Int32, path: String)? {
+  var template = Array((prefix + "XXXXXX").utf8CString)
+  let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+  guard descriptor >= 0 else { return nil }
+  return (descriptor, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+}
+
 /// Writes every byte to a file descriptor, retrying after interruptions; false on an error (see `errno`).
 /// FileHandle's writing traps on errors such as a full disk, which a user must see as one line instead.
 func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {

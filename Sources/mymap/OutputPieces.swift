@@ -40,10 +40,11 @@ final class OutputPieces {
           "cannot write \(path): the folder \(URL(fileURLWithPath: folderPath).path) does not exist")
       }
       StaleTemporaryFiles.remove(beside: name, in: folderPath)
-      var template = Array((folderPath + "/" + StaleTemporaryFiles.prefix(for: name) + "XXXXXX").utf8CString)
-      descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-      guard descriptor >= 0 else { throw .failure("cannot write \(path): \(OutputFile.systemError())") }
-      let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      guard
+        let (descriptor, temporary) = makeTemporaryFile(
+          startingWith: folderPath + "/" + StaleTemporaryFiles.prefix(for: name))
+      else { throw .failure("cannot write \(path): \(OutputFile.systemError())") }
+      self.descriptor = descriptor
       staged = (temporary, target.resolved)
     }
   }
