@@ -31,8 +31,8 @@ enum GPX {
   /// Reads the XML that starts at byte `start` of `bytes` (after any byte order mark and white space: XML
   /// allows nothing before `<?xml`, but a blank line there is a common slip of programs that write GPX).
   /// Lines before `start` still count in messages.
-  static func decode(_ bytes: [UInt8], from start: Int, file: String) throws(LocationsFileError)
-    -> LocationSet
+  static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, file: String)
+    throws(LocationsFileError) -> LocationSet
   {
     do {
       return try decode(bytes, from: start, file: file, places: nil)
@@ -46,13 +46,15 @@ enum GPX {
   /// `decode`, with each waypoint handed to `places` as it ends (its place, line and warnings), in file
   /// order with every warning about the tracks (`warn`), instead of kept: the result then holds the
   /// tracks and the warnings that come after everything (a whole read's last ones). An error `place`
-  /// throws stops the reading and comes out as it is.
+  /// throws stops the reading and comes out as it is. `release` is told, now and then, the offset in
+  /// `bytes` before which nothing is looked at again (a mapped file hands those pages back).
   static func decode(
-    _ bytes: [UInt8], from start: Int, file: String, places: PlaceHandlers?
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, file: String, places: PlaceHandlers?,
+    release: (Int) -> Void = { _ in }
   ) throws -> LocationSet {
     let skippedLines = XMLReader.lineEnds(in: bytes[..<start])
-    let content = bytes[start...]
-    if let (offset, message) = XMLPreflight.problem(in: content) {
+    let content = UnsafeBufferPointer(rebasing: bytes[start...])
+    if let (offset, message) = XMLPreflight.problem(in: content, release: { release(start + $0) }) {
       let line = skippedLines + 1 + XMLReader.lineEnds(in: content.prefix(offset))
       throw LocationsFileError.invalidLine(file: file, line: line, message: message)
     }
@@ -61,7 +63,11 @@ enum GPX {
       XMLPreflight.latin1Encodings.contains($0.lowercased())
     }
     var xml =
-      latin1 == true ? XMLReader(XMLPreflight.utf8(fromLatin1: content)) : XMLReader(bytes, from: start)
+      latin1 == true
+      ? XMLReader(XMLPreflight.utf8(fromLatin1: content)) : XMLReader(unsafeBytes: content)
+    // Offsets in the converted copy of a Latin-1 file are not the file's: its pages stay.
+    let handsBack = latin1 != true
+    var events = 0
     do throws(XMLError) {
       while reader.failure == nil && reader.stopped == nil, let event = try xml.next() {
         switch event {
@@ -69,6 +75,8 @@ enum GPX {
         case .text(let text): reader.characters(text)
         case .end: reader.end(line: xml.line)
         }
+        events += 1
+        if handsBack && events % 4_096 == 0 { release(start + xml.offset) }
       }
     } catch {
       reader.fail(.malformedXML(file: file, line: error.line + skippedLines, message: error.message))

@@ -22,8 +22,8 @@ public struct CSVImportRows {
 
 extension LocationsFile {
   /// Opens `path` (`-`: standard input) for an import. The format is decided as `read(path:format:)`
-  /// decides it, from the first mebibyte; errors are the same. A regular file holding JSON is mapped
-  /// whatever its size; anything else is read up to `InputLimits.maximumFileBytes`.
+  /// decides it, from the first mebibyte; errors are the same. A regular file holding JSON or GPX is
+  /// mapped whatever its size; anything else is read up to `InputLimits.maximumFileBytes`.
   public static func openForImport(path: String, format: LocationsFormat? = nil) throws(LocationsFileError)
     -> ImportSource
   {
@@ -38,14 +38,12 @@ extension LocationsFile {
       }
       try checkIsFile(path)
       let prefix = filePrefix(path, count: FilePieces.pieceBytes)
-      if !prefix.isEmpty, (try? contentFamily([UInt8](prefix), name: path, format: format))?.0 == .json {
-        let mapped: MappedInput
-        do throws(InputFileError) {
-          mapped = try MappedInput(path: path, streamLimit: InputLimits.maximumFileBytes)
-        } catch {
-          throw failure(error, file: path)
-        }
-        return try jsonSource(mapped, name: path, format: format)
+      let family = prefix.isEmpty ? nil : try? contentFamily([UInt8](prefix), name: path, format: format)
+      switch family {
+      case (.json, _, _)?: return try jsonSource(try mapped(path), name: path, format: format)
+      case (.xml, .xml, let start)?:
+        return .gpxRecords(GPXImportRecords(file: path, input: try mapped(path), start: start))
+      default: break
       }
       do throws(InputFileError) {
         input = try InputPieces(path: path, limit: InputLimits.maximumFileBytes)
@@ -65,8 +63,17 @@ extension LocationsFile {
     switch try? contentFamily(bytes, name: name, format: format) {
     case (.json, _, _)?: return try jsonSource(MappedInput(bytes: bytes), name: name, format: format)
     case (.xml, .xml, let start)?:
-      return .gpxRecords(GPXImportRecords(file: name, bytes: bytes, start: start))
+      return .gpxRecords(GPXImportRecords(file: name, input: MappedInput(bytes: bytes), start: start))
     default: return .whole(try read(data: Data(bytes), name: name, format: format))
+    }
+  }
+
+  /// A regular file mapped; a FIFO or device read whole, up to the file limit.
+  private static func mapped(_ path: String) throws(LocationsFileError) -> MappedInput {
+    do throws(InputFileError) {
+      return try MappedInput(path: path, streamLimit: InputLimits.maximumFileBytes)
+    } catch {
+      throw failure(error, file: path)
     }
   }
 

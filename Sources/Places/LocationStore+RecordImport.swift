@@ -1,11 +1,13 @@
+import FileSystem
 import JSON
 
-/// A GPX file opened for `mymap import`: its bytes (read whole, up to the file limit), its waypoints
-/// imported as they are read (`LocationStore.importGPX`) rather than collected first.
+/// A GPX file opened for `mymap import`: its bytes (a regular file mapped, whatever its size, and handed
+/// back as it is read; standard input and FIFOs read whole, up to the file limit), its waypoints imported
+/// as they are read (`LocationStore.importGPX`) rather than collected first.
 public struct GPXImportRecords {
   /// The file as the user named it (`<stdin>` for standard input).
   public let file: String
-  let bytes: [UInt8]
+  let input: MappedInput
   /// Where the XML starts (after a byte order mark and white space).
   let start: Int
 }
@@ -57,9 +59,11 @@ extension LocationStore {
       add, warn, _ in
       try withoutActuallyEscaping(add) { add in
         try withoutActuallyEscaping(warn) { warn in
-          let set = try GPX.decode(
-            source.bytes, from: source.start, file: source.file,
-            places: GPX.PlaceHandlers(place: add, warn: warn))
+          let set = try source.input.withBytes { bytes in
+            try GPX.decode(
+              bytes, from: source.start, file: source.file, places: GPX.PlaceHandlers(place: add, warn: warn),
+              release: source.input.release(below:))
+          }
           return (set.tracks, set.warnings)
         }
       }

@@ -69,7 +69,9 @@ public enum LocationsFile {
           file: name, expected: LocationsFormat.gpx.expectedContent,
           found: LocationsFormat.describeUnrecognized(bytes: content))
       }
-      return try GPX.decode(bytes, from: first, file: name)
+      return try bytes.withUnsafeBufferPointer { buffer throws(LocationsFileError) in
+        try GPX.decode(buffer, from: first, file: name)
+      }
     case .csv:
       return try CSV.decode(bytes, file: name)
     case .json:

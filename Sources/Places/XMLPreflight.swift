@@ -15,19 +15,18 @@ enum XMLPreflight {
   /// The names of ISO-8859-1, lowercased.
   static let latin1Encodings: Set<String> = ["iso-8859-1", "iso_8859-1", "latin1", "latin-1"]
 
-  /// The first problem in `bytes`: its byte offset (from `bytes.startIndex`) and what to tell the user.
-  static func problem(in bytes: ArraySlice<UInt8>) -> (offset: Int, message: String)? {
+  /// The first problem in `bytes`: its byte offset and what to tell the user. The bytes are looked
+  /// through front to back once; `release` is told, now and then, the offset they were looked at up to.
+  static func problem(
+    in bytes: UnsafeBufferPointer<UInt8>, release: (Int) -> Void = { _ in }
+  ) -> (offset: Int, message: String)? {
     if let encoding = declaredEncoding(bytes), !readableEncodings.contains(encoding.lowercased()) {
       return (
         0,
         "the file declares the encoding \(JSONWriter.quotedExcerpt(encoding)), which mymap does not read; save it as UTF-8"
       )
     }
-    let nul = bytes.withUnsafeBytes { raw -> Int? in
-      guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
-      return UnsafeRawPointer(found) - base
-    }
-    if let nul {
+    if let nul = firstNUL(in: bytes, release: release) {
       return (
         nul,
         "the file holds a NUL byte, which XML text never does (UTF-16, UTF-32 or not text at all); save it as UTF-8"
@@ -36,9 +35,22 @@ enum XMLPreflight {
     return nil
   }
 
+  /// Where the first NUL byte is, looked for a few mebibytes at a time.
+  private static func firstNUL(in bytes: UnsafeBufferPointer<UInt8>, release: (Int) -> Void) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    let chunk = 8 << 20
+    for start in stride(from: 0, to: bytes.count, by: chunk) {
+      if let found = memchr(base + start, 0, min(chunk, bytes.count - start)) {
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+      }
+      release(min(start + chunk, bytes.count))
+    }
+    return nil
+  }
+
   /// The encoding the declaration at the start of `bytes` names, as written; nil when there is no
   /// declaration or it names none. However long the declaration, only its bytes are looked at.
-  static func declaredEncoding(_ bytes: ArraySlice<UInt8>) -> String? {
+  static func declaredEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
     // The declaration ends at `?>`; a damaged one at the next `<` or NUL.
     var end = bytes.startIndex + 5
@@ -59,7 +71,7 @@ enum XMLPreflight {
   }
 
   /// ISO-8859-1 text as UTF-8: each byte is the code point of the same number.
-  static func utf8(fromLatin1 bytes: ArraySlice<UInt8>) -> [UInt8] {
+  static func utf8(fromLatin1 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
     var utf8: [UInt8] = []
     utf8.reserveCapacity(bytes.count)
     for byte in bytes {

@@ -47,7 +47,9 @@ public struct XMLReader {
   /// Elements nest at most this deep, so a hostile file cannot grow the reader's stacks without bound.
   public static let maximumDepth = 256
 
-  private let bytes: [UInt8]
+  private let bytes: UnsafeBufferPointer<UInt8>
+  /// The copy `bytes` point into when the reader was given an array; nil when the caller keeps them.
+  private let copy: ByteCopy?
   /// Where the document starts in `bytes`.
   private let origin: Int
   private var index: Int
@@ -63,12 +65,29 @@ public struct XMLReader {
   /// The end of an empty-element tag, given out by the next call.
   private var pendingEnd: Name?
 
-  /// A reader of the document that starts at `start` in `bytes` (UTF-8, any byte order mark before it).
+  /// A reader of the document that starts at `start` in `bytes` (UTF-8, any byte order mark before it),
+  /// reading a copy of them.
   public init(_ bytes: [UInt8], from start: Int = 0) {
+    let copy = ByteCopy(bytes)
+    self.init(copy.bytes, copy: copy, from: start)
+  }
+
+  /// A reader of the bytes in place (a mapped file, which need not fit in memory): they must stay valid
+  /// and unchanged while the reader is used.
+  public init(unsafeBytes bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) {
+    self.init(bytes, copy: nil, from: start)
+  }
+
+  private init(_ bytes: UnsafeBufferPointer<UInt8>, copy: ByteCopy?, from start: Int) {
     self.bytes = bytes
+    self.copy = copy
     origin = min(max(start, 0), bytes.count)
     index = origin
   }
+
+  /// How far the reader has read, in bytes from the start of the bytes it was given: the bytes before it
+  /// are not looked at again.
+  public var offset: Int { index }
 
   /// The next event, or nil at the end of a well-formed document.
   public mutating func next() throws(XMLError) -> Event? {
@@ -469,7 +488,7 @@ public struct XMLReader {
   }
 
   /// Bytes as a string; bytes that are not UTF-8 are an error.
-  private func string(_ bytes: ArraySlice<UInt8>) throws(XMLError) -> String {
+  private func string(_ bytes: some Collection<UInt8>) throws(XMLError) -> String {
     if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
     guard let text = String(validating: bytes, as: UTF8.self) else { throw fail(.invalidCharacter) }
     return text
@@ -500,7 +519,7 @@ public struct XMLReader {
   }
 
   /// The lines `bytes` end, counted as the reader counts them (for text before or beside a document).
-  public static func lineEnds(in bytes: ArraySlice<UInt8>) -> Int {
+  public static func lineEnds(in bytes: some Sequence<UInt8>) -> Int {
     var count = 0
     var previous: UInt8 = 0
     for byte in bytes {
@@ -519,4 +538,17 @@ public struct XMLReader {
   }
 
   private func fail(_ problem: XMLError.Problem) -> XMLError { XMLError(problem, line: line) }
+}
+
+/// An array's bytes copied where they cannot move, for a reader given an array.
+private final class ByteCopy {
+  let bytes: UnsafeBufferPointer<UInt8>
+
+  init(_ array: [UInt8]) {
+    let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: array.count)
+    _ = copy.initialize(from: array)
+    bytes = UnsafeBufferPointer(copy)
+  }
+
+  deinit { bytes.deallocate() }
 }

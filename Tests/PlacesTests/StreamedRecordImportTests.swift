@@ -9,10 +9,15 @@ import XCTest
 /// `importGPX`): the same places, tracks, warnings and errors as the file read whole and imported with
 /// `importSet`.
 final class StreamedRecordImportTests: XCTestCase {
+  /// A file the test meant to import as it is read came back read whole: the test fails.
+  private struct NotReadAsImported: Error {
+    let name: String
+  }
+
   private func records(_ text: String, name: String = "p.json") throws -> JSONImportRecords {
     guard
       let records = try JSONImportRecords.open(MappedInput(bytes: Array(text.utf8)), name: name, format: nil)
-    else { throw XCTSkip("not a file read as it is imported") }
+    else { throw NotReadAsImported(name: name) }
     return records
   }
 
@@ -93,7 +98,7 @@ final class StreamedRecordImportTests: XCTestCase {
     let folder = try TemporaryDirectory(prefix: "mymap-gpx-import")
     let file = try folder.write(text, to: "p.gpx")
     guard case .gpxRecords(let records) = try LocationsFile.openForImport(path: file.path) else {
-      throw XCTSkip("not read as it is imported")
+      throw NotReadAsImported(name: "p.gpx")
     }
     return records
   }
@@ -270,6 +275,52 @@ final class StreamedRecordImportTests: XCTestCase {
     XCTAssertEqual(result.summary, ImportSummary(added: 20_000, duplicates: 0))
     XCTAssertEqual(try scratch.store.count(), 20_000)
     XCTAssertEqual(try scratch.store.location(id: "p19999")?.longitude, 19.999)
+  }
+
+  /// A GPX file on disk is mapped, not read (so it may be larger than the file limit), and its pages
+  /// are handed back as the waypoints are read; a Latin-1 file is converted and read the same way.
+  func testAMappedGPXFileHandsBackItsPagesAsItIsRead() throws {
+    let folder = try TemporaryDirectory(prefix: "mymap-gpx-mapped")
+    let waypoints = (0..<20_000).map {
+      #"<wpt lat="\#(Double($0 % 1_000) / 100)" lon="\#(Double($0) / 1_000)"><name>p\#($0)</name></wpt>"#
+    }
+    let text =
+      "\u{FEFF}\n<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
+      + waypoints.joined(separator: "\n") + "\n</gpx>\n"
+    let file = try folder.write(text, to: "many.gpx")
+    guard case .gpxRecords(let source) = try LocationsFile.openForImport(path: file.path) else {
+      return XCTFail("read as it is imported")
+    }
+    let scratch = try ScratchStore()
+    let result = try scratch.store.importGPX(source)
+    XCTAssertEqual(result.summary, ImportSummary(added: 20_000, duplicates: 0))
+    let last = try XCTUnwrap(try scratch.store.locations().first { $0.locationDescription == "p19999" })
+    XCTAssertEqual(last.longitude, 19.999)
+
+    // Handed back: once by the check for NUL bytes, then as the reader goes, to near the end.
+    let bytes = Array(text.utf8)
+    var offsets: [Int] = []
+    let set = try bytes.withUnsafeBufferPointer { buffer in
+      try GPX.decode(buffer, from: 4, file: "many.gpx", places: nil, release: { offsets.append($0) })
+    }
+    XCTAssertEqual(set.locations.count, 20_000)
+    XCTAssertEqual(offsets.first, bytes.count, "the NUL check looks through the whole file")
+    let reading = Array(offsets.dropFirst())
+    XCTAssertGreaterThan(reading.count, 10)
+    XCTAssertEqual(reading, reading.sorted())
+    XCTAssertLessThanOrEqual(reading.last ?? 0, bytes.count)
+    XCTAssertGreaterThan(reading.last ?? 0, bytes.count * 9 / 10)
+
+    let latin1 = try folder.write(
+      Data(#"<?xml version="1.0" encoding="ISO-8859-1"?><gpx><wpt lat="1" lon="2"><name>Caf"#.utf8)
+        + Data([0xE9]) + Data("</name></wpt></gpx>".utf8),
+      to: "latin1.gpx")
+    guard case .gpxRecords(let latin1Source) = try LocationsFile.openForImport(path: latin1.path) else {
+      return XCTFail("read as it is imported")
+    }
+    let other = try ScratchStore()
+    _ = try other.store.importGPX(latin1Source)
+    XCTAssertEqual(try other.store.locations().map(\.locationDescription), ["Café"])
   }
 
   /// Pages handed back are read again from the file, pass after pass; a FIFO is read whole, up to its limit.
