@@ -14,6 +14,8 @@ public final class MappedInput: @unchecked Sendable {
   private let copy: [UInt8]
   /// The pages before this offset were handed back.
   private var released = 0
+  /// How many bytes of pages were handed back, over every pass.
+  public private(set) var bytesHandedBack = 0
 
   /// The input at `path`: mapped when it is a regular file; read whole (at most `streamLimit` bytes)
   /// when it is a FIFO or a device.
@@ -36,6 +38,9 @@ public final class MappedInput: @unchecked Sendable {
     madvise(address, size, MADV_SEQUENTIAL)
     mapping = address
   }
+
+  /// Whether the input is a mapped file (not a copy read whole).
+  public var isMapped: Bool { mapping != nil }
 
   /// Bytes already read (standard input, say).
   public init(bytes: [UInt8]) {
@@ -61,6 +66,7 @@ public final class MappedInput: @unchecked Sendable {
     if end < released { released = 0 }
     guard end - released >= 4 << 20 else { return }
     madvise(mapping + released, end - released, MADV_DONTNEED)
+    bytesHandedBack += end - released
     released = end
   }
 

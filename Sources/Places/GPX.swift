@@ -52,34 +52,53 @@ enum GPX {
     _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, file: String, places: PlaceHandlers?,
     release: (Int) -> Void = { _ in }
   ) throws -> LocationSet {
+    let start = min(max(start, 0), bytes.count)
     let skippedLines = XMLReader.lineEnds(in: bytes[..<start])
     let content = UnsafeBufferPointer(rebasing: bytes[start...])
     if let (offset, message) = XMLPreflight.problem(in: content, release: { release(start + $0) }) {
       let line = skippedLines + 1 + XMLReader.lineEnds(in: content.prefix(offset))
       throw LocationsFileError.invalidLine(file: file, line: line, message: message)
     }
+    // The reading is a new pass through the pages the check handed back.
+    release(0)
     let reader = Reader(file: file, lineOffset: skippedLines, handlers: places)
     let latin1 = XMLPreflight.declaredEncoding(content).map {
       XMLPreflight.latin1Encodings.contains($0.lowercased())
     }
-    var xml =
-      latin1 == true
-      ? XMLReader(XMLPreflight.utf8(fromLatin1: content)) : XMLReader(unsafeBytes: content)
-    // Offsets in the converted copy of a Latin-1 file are not the file's: its pages stay.
-    let handsBack = latin1 != true
-    var events = 0
+    guard latin1 == true else {
+      return try read(XMLReader(unsafeBytes: content), into: reader, file: file) { release(start + $0) }
+    }
+    // A Latin-1 file is converted whole (its pages stay: offsets in the copy are not the file's).
+    guard content.count <= InputLimits.maximumFileBytes else {
+      throw LocationsFileError.tooLarge(file: file, limit: InputLimits.maximumFileBytes)
+    }
+    let converted = XMLPreflight.utf8(fromLatin1: content)
+    return try converted.withUnsafeBufferPointer { utf8 in
+      try read(XMLReader(unsafeBytes: utf8), into: reader, file: file) { _ in }
+    }
+  }
+
+  /// Feeds `xml`'s events to `reader`, telling `release` how far the XML was read every few mebibytes.
+  private static func read(
+    _ xml: XMLReader, into reader: Reader, file: String, release: (Int) -> Void
+  ) throws -> LocationSet {
+    var xml = xml
+    var released = 0
     do throws(XMLError) {
       while reader.failure == nil && reader.stopped == nil, let event = try xml.next() {
         switch event {
         case .start(let name, let attributes): reader.start(name, attributes: attributes, line: xml.line)
-        case .text(let text): reader.characters(text)
+        case .text(let text): reader.characters(text, line: xml.line)
         case .end: reader.end(line: xml.line)
         }
-        events += 1
-        if handsBack && events % 4_096 == 0 { release(start + xml.offset) }
+        if xml.offset - released >= releaseStep {
+          released = xml.offset
+          release(released)
+        }
       }
     } catch {
-      reader.fail(.malformedXML(file: file, line: error.line + skippedLines, message: error.message))
+      reader.fail(
+        .malformedXML(file: file, line: error.line + reader.lineOffset, message: error.message))
     }
     if let stopped = reader.stopped { throw stopped }
     if let failure = reader.failure { throw failure }
@@ -89,6 +108,9 @@ enum GPX {
     }
     return reader.finish()
   }
+
+  /// How far the reader goes between two hand-backs of the pages behind it.
+  static let releaseStep = 1 << 20
 
   // MARK: Writing
 
@@ -359,7 +381,14 @@ enum GPX {
     }
 
     /// Text (or a CDATA section) inside the element that is open.
-    func characters(_ string: String) {
+    /// Text in the open element; `xmlLine` is the reader's line at its end. A field's pieces are joined
+    /// up to the length `XMLReader` allows one piece.
+    func characters(_ string: String, line xmlLine: Int) {
+      guard field != nil || trackReader.field != nil else { return }
+      if max(text.utf8.count, trackReader.text.utf8.count) + string.utf8.count > XMLReader.maximumValueBytes {
+        let problem = XMLError(.valueTooLong, line: xmlLine)
+        return fail(.malformedXML(file: file, line: xmlLine + lineOffset, message: problem.message))
+      }
       if field != nil { text += string }
       if trackReader.field != nil { trackReader.text += string }
     }

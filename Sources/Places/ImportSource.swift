@@ -41,8 +41,7 @@ extension LocationsFile {
       let family = prefix.isEmpty ? nil : try? contentFamily([UInt8](prefix), name: path, format: format)
       switch family {
       case (.json, _, _)?: return try jsonSource(try mapped(path), name: path, format: format)
-      case (.xml, .xml, let start)?:
-        return .gpxRecords(GPXImportRecords(file: path, input: try mapped(path), start: start))
+      case (.xml, .xml, _)?: return .gpxRecords(GPXImportRecords(file: path, input: try mapped(path)))
       default: break
       }
       do throws(InputFileError) {
@@ -62,8 +61,7 @@ extension LocationsFile {
     while let more = try pieces.next() { bytes += more }
     switch try? contentFamily(bytes, name: name, format: format) {
     case (.json, _, _)?: return try jsonSource(MappedInput(bytes: bytes), name: name, format: format)
-    case (.xml, .xml, let start)?:
-      return .gpxRecords(GPXImportRecords(file: name, input: MappedInput(bytes: bytes), start: start))
+    case (.xml, .xml, _)?: return .gpxRecords(GPXImportRecords(file: name, input: MappedInput(bytes: bytes)))
     default: return .whole(try read(data: Data(bytes), name: name, format: format))
     }
   }

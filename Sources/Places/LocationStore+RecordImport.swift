@@ -8,8 +8,6 @@ public struct GPXImportRecords {
   /// The file as the user named it (`<stdin>` for standard input).
   public let file: String
   let input: MappedInput
-  /// Where the XML starts (after a byte order mark and white space).
-  let start: Int
 }
 
 extension LocationStore {
@@ -60,9 +58,11 @@ extension LocationStore {
       try withoutActuallyEscaping(add) { add in
         try withoutActuallyEscaping(warn) { warn in
           let set = try source.input.withBytes { bytes in
+            // Where the XML starts is found in the bytes mapped, not in the ones read to tell the
+            // format: the file may have been replaced in between.
             try GPX.decode(
-              bytes, from: source.start, file: source.file, places: GPX.PlaceHandlers(place: add, warn: warn),
-              release: source.input.release(below:))
+              bytes, from: LocationsFile.contentStart(bytes) ?? bytes.count, file: source.file,
+              places: GPX.PlaceHandlers(place: add, warn: warn), release: source.input.release(below:))
           }
           return (set.tracks, set.warnings)
         }

@@ -86,10 +86,7 @@ public enum LocationsFile {
   ) throws(LocationsFileError) -> (
     LocationsFormat.ContentKind, sniffed: LocationsFormat.ContentKind?, first: Int
   ) {
-    let start = bytes.starts(with: JSONParser.byteOrderMark) ? 3 : 0
-    guard let first = bytes[start...].firstIndex(where: { !isWhiteSpace($0) }) else {
-      throw .emptyFile(file: name)
-    }
+    guard let first = bytes.withUnsafeBufferPointer(contentStart) else { throw .emptyFile(file: name) }
     let content = bytes[first...]
     if format == nil && CoreDataStore.looksLikeCoreDataStore(Data(bytes.prefix(16))) {
       throw .unrecognizedContent(
@@ -105,6 +102,12 @@ public enum LocationsFile {
     throw .unrecognizedContent(
       file: name, expected: LocationsFormat.anyContent,
       found: LocationsFormat.describeUnrecognized(bytes: content))
+  }
+
+  /// Where a file's content starts: after a UTF-8 byte order mark and white space; nil when nothing does.
+  static func contentStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    let start = bytes.starts(with: JSONParser.byteOrderMark) ? 3 : 0
+    return bytes[start...].firstIndex { !isWhiteSpace($0) }
   }
 
   /// mymap JSON or GeoJSON, checked against the format asked for (or the `.geojson` extension).

@@ -27,6 +27,9 @@ public struct XMLError: Error, Equatable, Sendable, CustomStringConvertible {
     case undeclaredPrefix
     /// Elements nested deeper than `XMLReader.maximumDepth`.
     case tooDeep
+    /// A name, a text or CDATA run or an attribute value longer than `XMLReader.maximumValueBytes`
+    /// (the message names that limit).
+    case valueTooLong
     /// `--` inside a comment.
     case doubleHyphenInComment
     /// `]]>` in text, where only a CDATA section may end.
@@ -61,6 +64,8 @@ public struct XMLError: Error, Equatable, Sendable, CustomStringConvertible {
     case .mismatchedClosingTag: "a closing tag does not match the element it closes"
     case .undeclaredPrefix: "a namespace prefix that is not declared"
     case .tooDeep: "elements nest more than \(XMLReader.maximumDepth) deep"
+    case .valueTooLong:
+      "a name, text or attribute value longer than \(XMLReader.maximumValueBytes >> 20) MiB, the most mymap reads"
     case .doubleHyphenInComment: "'--' inside a comment"
     case .cdataEndInText: "']]>' in text (write it as ]]&gt;)"
     case .unknownMarkup: "'<!' that starts no comment, CDATA section or DOCTYPE"

@@ -1,5 +1,6 @@
 /// An XML 1.0 document in UTF-8, read as a stream of events with namespaces resolved: what a GPX file
-/// needs, in pure Swift, checked as it goes, in memory bounded by the document and its depth.
+/// needs, in pure Swift, checked as it goes, in memory bounded however large the document: nesting at
+/// most `maximumDepth` deep, a name, text run or attribute value at most `maximumValueBytes` long.
 ///
 /// Read: the XML declaration, comments, processing instructions and a DOCTYPE (skipped: its entities are
 /// not defined, so a reference to one is an undefined entity, and nothing is ever fetched or expanded),
@@ -46,6 +47,11 @@ public struct XMLReader {
 
   /// Elements nest at most this deep, so a hostile file cannot grow the reader's stacks without bound.
   public static let maximumDepth = 256
+  /// A name, a run of text (or CDATA) or an attribute value is at most this long: the reader holds one
+  /// whole, and a document read in place may be of any size.
+  public static let maximumValueBytes = 16 << 20
+  /// This reader's limit (tests lower it).
+  var valueLimit = XMLReader.maximumValueBytes
 
   private let bytes: UnsafeBufferPointer<UInt8>
   /// The copy `bytes` point into when the reader was given an array; nil when the caller keeps them.
@@ -85,8 +91,8 @@ public struct XMLReader {
     index = origin
   }
 
-  /// How far the reader has read, in bytes from the start of the bytes it was given: the bytes before it
-  /// are not looked at again.
+  /// How far the reader has read, in bytes from the start of the bytes it was given: nothing before it
+  /// is needed again (the byte just before may be read again, to count a line end).
   public var offset: Int { index }
 
   /// The next event, or nil at the end of a well-formed document.
@@ -297,6 +303,7 @@ public struct XMLReader {
     var text: [UInt8] = []
     while index < bytes.count {
       let run = plainRun(stoppingAt: UInt8(ascii: "<"), inText: true)
+      guard text.count + run.count <= valueLimit else { throw fail(.valueTooLong) }
       text.append(contentsOf: bytes[run])
       guard index < bytes.count else { break }
       let byte = bytes[index]
@@ -343,6 +350,7 @@ public struct XMLReader {
         index += 3
         return try string(text[...])
       }
+      guard text.count < valueLimit else { throw fail(.valueTooLong) }
       try appendCharacter(bytes[index], to: &text, spaces: false)
     }
     throw fail(.endsEarlyOrHasMore)
@@ -358,6 +366,7 @@ public struct XMLReader {
     var value: [UInt8] = []
     while index < bytes.count {
       let run = plainRun(stoppingAt: quote, inText: false)
+      guard value.count + run.count <= valueLimit else { throw fail(.valueTooLong) }
       if index < bytes.count && bytes[index] == quote && value.isEmpty {
         index += 1
         return try string(bytes[run])
@@ -470,6 +479,7 @@ public struct XMLReader {
     guard isNameStart(bytes[index]) else { throw fail(.nameExpected) }
     let start = index
     while index < bytes.count && isNameByte(bytes[index]) { index += 1 }
+    guard index - start <= valueLimit else { throw fail(.valueTooLong) }
     return try string(bytes[start..<index])
   }
 

@@ -143,6 +143,35 @@ final class XMLReaderTests: XCTestCase {
     }
   }
 
+  /// A name, a text run, an attribute value or a CDATA section is never held past the limit.
+  func testValuesAreBounded() throws {
+    func failure(_ text: String, limit: Int) -> XMLError? {
+      var reader = XMLReader(Array(text.utf8))
+      reader.valueLimit = limit
+      do throws(XMLError) {
+        while try reader.next() != nil {}
+        return nil
+      } catch {
+        return error
+      }
+    }
+    XCTAssertEqual(failure("<x>\n<y z='abcdefghijk'/></x>", limit: 10), XMLError(.valueTooLong, line: 2))
+    XCTAssertEqual(
+      failure("<x>\n<y z='a&amp;&amp;&amp;&amp;&amp;&amp;&amp;&amp;&amp;&amp;'/></x>", limit: 10),
+      XMLError(.valueTooLong, line: 2))
+    XCTAssertEqual(failure("<abcdefghijk/>", limit: 10), XMLError(.valueTooLong, line: 1))
+    XCTAssertEqual(failure("<x>abcdefghijk</x>", limit: 10), XMLError(.valueTooLong, line: 1))
+    XCTAssertEqual(
+      failure("<x>a&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;</x>", limit: 10), XMLError(.valueTooLong, line: 1)
+    )
+    XCTAssertEqual(failure("<x><![CDATA[abcdefghijk]]></x>", limit: 10), XMLError(.valueTooLong, line: 1))
+    XCTAssertNil(
+      failure("<abcdefghij y='abcdefghij'>abcdefghij<![CDATA[abcdefghij]]></abcdefghij>", limit: 10))
+    XCTAssertEqual(
+      XMLError(.valueTooLong, line: 3).description,
+      "line 3: a name, text or attribute value longer than 16 MiB, the most mymap reads")
+  }
+
   func testNestingIsBounded() {
     let deep = String(repeating: "<a>", count: XMLReader.maximumDepth + 1)
     XCTAssertEqual(failure(deep), XMLError(.tooDeep, line: 1))
