@@ -76,6 +76,14 @@ enum StoreSchema {
         );
         CREATE INDEX track_dates ON track (start_date, end_date);
         """),
+    // v3: the content index holds the description too. Without it, finding "the same place" visited
+    // every place at that position and date: importing 200,000 places at one point took 168 s.
+    StoreMigration(
+      version: 3,
+      sql: """
+        DROP INDEX location_content;
+        CREATE INDEX location_content ON location (latitude, longitude, date, description);
+        """),
   ]
 
   /// The version this mymap writes.

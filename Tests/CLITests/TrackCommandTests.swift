@@ -168,12 +168,16 @@ final class TrackCommandTests: XCTestCase {
   func testAStoreOfTheVersionBeforeTracksIsBroughtUpToDateOnFirstRead() throws {
     let sandbox = try Sandbox()
     try sandbox.add(["--lat", "60.17", "--lon", "24.94", "--description", "Kept"])
-    // Back to schema 1 as the mymap before tracks left it: no track table, user_version 1.
-    try sqliteExecute(sandbox.storePath, "DROP TABLE track; PRAGMA user_version = 1;")
+    // Back to schema 1 as the mymap before tracks left it: no track table, the content index without
+    // the description, user_version 1.
+    try sqliteExecute(
+      sandbox.storePath,
+      "DROP TABLE track; DROP INDEX location_content;"
+        + " CREATE INDEX location_content ON location (latitude, longitude, date); PRAGMA user_version = 1;")
     let tracks = try sandbox.run(["tracks"])
     assertSucceeded(tracks)
     XCTAssertEqual(tracks.stdoutText, "")
-    XCTAssertEqual(try sqliteRows(sandbox.storePath, "PRAGMA user_version"), [["2"]])
+    XCTAssertEqual(try sqliteRows(sandbox.storePath, "PRAGMA user_version"), [["3"]])
     XCTAssertEqual(try sandbox.listJSON().map { $0["description"] as? String }, ["Kept"])
   }
 }

@@ -119,7 +119,7 @@ final class LocationStoreOpeningTests: XCTestCase {
   // MARK: Migrations
 
   private static let futureVersion = StoreMigration(
-    version: 3,
+    version: StoreSchema.latestVersion + 1,
     sql: """
       ALTER TABLE location ADD COLUMN altitude REAL;
       UPDATE location SET altitude = 0;
@@ -131,27 +131,54 @@ final class LocationStoreOpeningTests: XCTestCase {
   }
 
   func testAStoreMigratesToAFutureVersion() throws {
-    let file = path("v2.sqlite")
+    let file = path("latest.sqlite")
+    let future = StoreSchema.latestVersion + 1
     try LocationStore(path: file).add(storePlace("kept", "Eiffel Tower"))
     let migrated = try LocationStore(
       path: file, create: false, migrations: StoreSchema.migrations + [Self.futureVersion])
-    XCTAssertEqual(try text("PRAGMA user_version", on: file), "3")
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), String(future))
     XCTAssertEqual(try text("SELECT altitude FROM location WHERE id = 'kept'", on: file), "0.0")
     XCTAssertEqual(try migrated.location(id: "kept")?.locationDescription, "Eiffel Tower")
-    // And this version, which knows only v2, now refuses it.
-    XCTAssertEqual(storeError { _ = try LocationStore(path: file) }, .newerSchema(path: file, version: 3))
+    // And this version, which does not know it, now refuses it.
+    XCTAssertEqual(
+      storeError { _ = try LocationStore(path: file) }, .newerSchema(path: file, version: future))
+  }
+
+  /// A store of schema 2 gets the content index with the description, and finding the same place then
+  /// looks up all four columns in it instead of visiting every place at one position.
+  func testAVersion2StoreGetsTheContentIndexWithTheDescription() throws {
+    let file = path("v2.sqlite")
+    try LocationStore(path: file).add(storePlace("kept", "Eiffel Tower"))
+    try execute(
+      "DROP INDEX location_content; CREATE INDEX location_content ON location (latitude, longitude, date);"
+        + " PRAGMA user_version = 2;", on: file)
+    let store = try LocationStore(path: file, create: false)
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), "3")
+    XCTAssertEqual(
+      try text("SELECT group_concat(name) FROM pragma_index_info('location_content')", on: file),
+      "latitude,longitude,date,description")
+    XCTAssertEqual(try store.location(id: "kept")?.locationDescription, "Eiffel Tower")
+    let database = try SQLiteConnection(path: file, options: SQLiteOptions(access: .readOnly))
+    let explained = try database.fresh("EXPLAIN QUERY PLAN " + LocationStore.sameContentSQL)
+    defer { explained.finalize() }
+    var plan = ""
+    while try explained.step() { plan += explained.string(3) + "\n" }
+    XCTAssertTrue(
+      plan.contains("location_content (latitude=? AND longitude=? AND date=? AND description=?)"), plan)
   }
 
   func testAFailedMigrationLeavesTheStoreAsItWas() throws {
-    let file = path("v2.sqlite")
+    let file = path("latest.sqlite")
+    let latest = StoreSchema.latestVersion
     try LocationStore(path: file).add(storePlace("kept"))
-    let broken = StoreMigration(version: 3, sql: "ALTER TABLE location ADD COLUMN x REAL; SELECT nonsense(")
+    let broken = StoreMigration(
+      version: latest + 1, sql: "ALTER TABLE location ADD COLUMN x REAL; SELECT nonsense(")
     let error = storeError {
       _ = try LocationStore(path: file, create: false, migrations: StoreSchema.migrations + [broken])
     }
     guard case .failed(let message)? = error else { return XCTFail("got \(String(describing: error))") }
-    XCTAssertTrue(message.hasPrefix("migrating to schema version 3 failed: "), message)
-    XCTAssertEqual(try text("PRAGMA user_version", on: file), "2")
+    XCTAssertTrue(message.hasPrefix("migrating to schema version \(latest + 1) failed: "), message)
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), String(latest))
     XCTAssertNil(try text("SELECT name FROM pragma_table_info('location') WHERE name = 'x'", on: file))
     XCTAssertEqual(try LocationStore(path: file).locations().map(\.id), ["kept"])
   }

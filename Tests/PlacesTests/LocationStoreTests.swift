@@ -341,7 +341,7 @@ final class LocationStoreTests: XCTestCase {
     XCTAssertEqual(
       LocationStoreError.newerSchema(path: "/x/l.sqlite", version: 7).description,
       "the places store '/x/l.sqlite' was written by a newer mymap (schema version 7, this mymap knows up to"
-        + " 2); update mymap to use it")
+        + " 3); update mymap to use it")
   }
 
   // MARK: Default path

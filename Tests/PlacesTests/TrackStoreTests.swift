@@ -42,7 +42,7 @@ final class TrackStoreTests: XCTestCase {
     try store.add(walk("Morning", day: 1))
     XCTAssertEqual(try store.tracks().map(\.name), ["Morning"])
     let migrated = try store.withDatabase { try $0.rows("PRAGMA user_version").first?.first }
-    XCTAssertEqual(migrated, .integer(2))
+    XCTAssertEqual(migrated, .integer(Int64(StoreSchema.latestVersion)))
   }
 
   func testImportStoresTracksOnceAndReadsThemBack() throws {
