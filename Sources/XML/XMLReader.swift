@@ -302,7 +302,7 @@ public struct XMLReader {
   private mutating func readText() throws(XMLError) -> String {
     var text: [UInt8] = []
     while index < bytes.count {
-      let run = plainRun(stoppingAt: UInt8(ascii: "<"), inText: true)
+      let run = plainRun(stoppingAt: UInt8(ascii: "<"), inText: true, maximum: valueLimit - text.count + 1)
       guard text.count + run.count <= valueLimit else { throw fail(.valueTooLong) }
       text.append(contentsOf: bytes[run])
       guard index < bytes.count else { break }
@@ -322,10 +322,12 @@ public struct XMLReader {
   }
 
   /// Moves past bytes that stand for themselves (not `stop`, `<`, `&`, `]` or a control character; a line
-  /// feed only in text), counting line feeds; returns their range.
-  private mutating func plainRun(stoppingAt stop: UInt8, inText: Bool) -> Range<Int> {
+  /// feed only in text), counting line feeds, and at most `maximum` of them (a run past the value limit
+  /// is not scanned to its end); returns their range.
+  private mutating func plainRun(stoppingAt stop: UInt8, inText: Bool, maximum: Int) -> Range<Int> {
     let start = index
-    while index < bytes.count {
+    let end = min(bytes.count, start + max(maximum, 0))
+    while index < end {
       let byte = bytes[index]
       if byte >= 0x20 {
         if byte == stop || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "]")
@@ -365,7 +367,7 @@ public struct XMLReader {
     index += 1
     var value: [UInt8] = []
     while index < bytes.count {
-      let run = plainRun(stoppingAt: quote, inText: false)
+      let run = plainRun(stoppingAt: quote, inText: false, maximum: valueLimit - value.count + 1)
       guard value.count + run.count <= valueLimit else { throw fail(.valueTooLong) }
       if index < bytes.count && bytes[index] == quote && value.isEmpty {
         index += 1
