@@ -1,7 +1,8 @@
 /// How long one stage of a render took: figures for benchmarks (`mymap-bench`), never part of the output.
 public struct RenderPhaseTime: Sendable, Equatable {
-  /// The stage: "prepare" (measure, fit, place), the basemap's ("tiles", "style", "labels" for vector
-  /// tiles), "draw map", "draw overlays", "encode".
+  /// The stage: "prepare" (measure, fit, place), the basemap's ("tiles", then "style + labels" for
+  /// vector tiles: features styled on one thread while labels are placed on another), "draw map",
+  /// "draw overlays", "encode".
   public var name: String
   public var seconds: Double
 

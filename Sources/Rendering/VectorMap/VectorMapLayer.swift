@@ -1,4 +1,5 @@
 import CCairo
+import Dispatch
 import MapMath
 import MapStyle
 import VectorTiles
@@ -100,46 +101,49 @@ final class VectorMapLayer {
     if failed > 3 { warnings.append(.moreVectorTilesUndrawable(count: failed - 3)) }
     clock.lap("tiles")
 
-    var sourcesByName: [String: [FeatureLayer?]] = [:]
-    func sources(_ name: String) -> [FeatureLayer?] {
-      if let found = sourcesByName[name] { return found }
-      let made = tiles.enumerated().map { index, tile in
-        tile.layer(name).map { FeatureLayer(layer: $0, tileIndex: index) }
-      }
-      sourcesByName[name] = made
-      return made
-    }
-
+    // The fill and line layers are styled on another thread while the labels are placed on this one
+    // (Pango's): each side reads the tiles through its own `FeatureLayer`s, whose cached kinds are not
+    // shared between threads.
     var symbolLayers: [(StyleLayer, SymbolStyle)] = []
+    var geometryLayers: [(slot: Int, layer: StyleLayer, source: String)] = []
+    // The steps in order; nil where a fill or line layer's plan goes (left out when it draws nothing).
+    var pending: [Step?] = []
     var placedPlaceholders = false
     for layer in drawn {
       if !placedPlaceholders, layer.sourceLayer != nil {
-        steps.append(.placeholders)
+        pending.append(.placeholders)
         placedPlaceholders = true
       }
       switch layer.kind {
       case .background(let background):
         let color = Color(
           background.color.value(atZoom: zoom), opacity: background.opacity.value(atZoom: zoom))
-        if color.alpha > 0 { steps.append(.background(color)) }
+        if color.alpha > 0 { pending.append(.background(color)) }
       case .fill, .line:
-        guard let name = layer.sourceLayer,
-          let plan = GeometryLayerPlan(layer: layer, sources: sources(name), zoom: zoom)
-        else { continue }
-        steps.append(.geometry(plan))
+        guard let name = layer.sourceLayer else { continue }
+        geometryLayers.append((pending.count, layer, name))
+        pending.append(nil)
       case .symbol(let symbol):
-        steps.append(.labels(symbolLayers.count))
+        pending.append(.labels(symbolLayers.count))
         symbolLayers.append((layer, symbol))
       case .unsupported:
         continue
       }
     }
-    if !placedPlaceholders { steps.append(.placeholders) }
-    clock.lap("style")
+    if !placedPlaceholders { pending.append(.placeholders) }
+    let styling = GeometryStyling(
+      layers: geometryLayers.map { ($0.layer, $0.source) }, tiles: tiles, zoom: zoom)
+    styling.start()
+    let labelSources = FeatureLayerSources(tiles: tiles)
     labelLayers = LabelPlacement.place(
-      symbolLayers, sources: sources, tiles: tiles, camera: camera, zoom: zoom, obstacles: obstacles,
-      measuring: measuring, fontFallback: fontFallback)
-    clock.lap("labels")
+      symbolLayers, sources: labelSources.layers, tiles: tiles, camera: camera, zoom: zoom,
+      obstacles: obstacles, measuring: measuring, fontFallback: fontFallback)
+    let plans = styling.wait()
+    for ((slot, _, _), plan) in zip(geometryLayers, plans) {
+      pending[slot] = plan.map { .geometry($0) }
+    }
+    steps = pending.compactMap { $0 }
+    clock.lap("style + labels")
     loadTimes = clock.phases
   }
 
@@ -222,5 +226,56 @@ final class VectorMapLayer {
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
     cairo_clip(cr)
     cairo_set_antialias(cr, antialias)
+  }
+}
+
+/// A tile layer's features as the style reads them, one `FeatureLayer` per tile and layer name, made on
+/// first use. One thread only.
+private final class FeatureLayerSources {
+  private let tiles: [MapTile]
+  private var byName: [String: [FeatureLayer?]] = [:]
+
+  init(tiles: [MapTile]) { self.tiles = tiles }
+
+  func layers(_ name: String) -> [FeatureLayer?] {
+    if let found = byName[name] { return found }
+    let made = tiles.enumerated().map { index, tile in
+      tile.layer(name).map { FeatureLayer(layer: $0, tileIndex: index) }
+    }
+    byName[name] = made
+    return made
+  }
+}
+
+/// The fill and line layers' plans, worked out on a thread of their own (`start`, then `wait`).
+/// Unchecked: the thread alone touches its `FeatureLayerSources` and writes `plans`, which `wait` reads
+/// only after the thread is done; the tiles and the style are read, never changed.
+private final class GeometryStyling: @unchecked Sendable {
+  private let layers: [(StyleLayer, String)]
+  private let sources: FeatureLayerSources
+  private let zoom: Double
+  private let done = DispatchGroup()
+  private var plans: [GeometryLayerPlan?] = []
+
+  init(layers: [(StyleLayer, String)], tiles: [MapTile], zoom: Double) {
+    self.layers = layers
+    sources = FeatureLayerSources(tiles: tiles)
+    self.zoom = zoom
+  }
+
+  func start() {
+    done.enter()
+    DispatchQueue.global(qos: .userInitiated).async {
+      self.plans = self.layers.map { layer, name in
+        GeometryLayerPlan(layer: layer, sources: self.sources.layers(name), zoom: self.zoom)
+      }
+      self.done.leave()
+    }
+  }
+
+  /// Each layer's plan, in order; nil for a layer that draws nothing.
+  func wait() -> [GeometryLayerPlan?] {
+    done.wait()
+    return plans
   }
 }

@@ -18,7 +18,7 @@ final class RenderPhaseTimeTests: XCTestCase {
     let result = try Snapshotter.render(request)
     XCTAssertEqual(
       result.phaseTimes.map(\.name),
-      ["prepare", "tiles", "style", "labels", "draw map", "draw overlays", "encode"])
+      ["prepare", "tiles", "style + labels", "draw map", "draw overlays", "encode"])
     XCTAssertTrue(result.phaseTimes.allSatisfy { $0.seconds >= 0 && $0.seconds < 60 }, "\(result.phaseTimes)")
   }
 
