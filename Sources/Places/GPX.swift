@@ -380,9 +380,8 @@ enum GPX {
       }
     }
 
-    /// Text (or a CDATA section) inside the element that is open.
-    /// Text in the open element; `xmlLine` is the reader's line at its end. A field's pieces are joined
-    /// up to the length `XMLReader` allows one piece.
+    /// Text (or a CDATA section) inside the element that is open; `xmlLine` is the reader's line at its
+    /// end. A field's pieces are joined up to the length `XMLReader` allows one piece.
     func characters(_ string: String, line xmlLine: Int) {
       guard field != nil || trackReader.field != nil else { return }
       if max(text.utf8.count, trackReader.text.utf8.count) + string.utf8.count > XMLReader.maximumValueBytes {
