@@ -147,7 +147,9 @@ extension LocationStore {
     }
     let current = try version(found)
     if readOnly {
-      guard current == latest else { throw .needsUpgrade(path: path, version: current) }
+      // The newest steps a store may lack and still be read as it is.
+      let readable = latest - migrations.reversed().prefix(while: \.readCompatible).count
+      guard current >= readable else { throw .needsUpgrade(path: path, version: current) }
       return
     }
     do throws(SQLiteError) {

@@ -144,14 +144,18 @@ final class LocationStoreOpeningTests: XCTestCase {
       storeError { _ = try LocationStore(path: file) }, .newerSchema(path: file, version: future))
   }
 
-  /// A store of schema 2 gets the content index with the description, and finding the same place then
-  /// looks up all four columns in it instead of visiting every place at one position.
+  /// A store of schema 2 is read as it is by a read-only open (only imports use the content index), and
+  /// gets the content index with the description when opened to write; finding the same place then looks
+  /// up all four columns in it instead of visiting every place at one position.
   func testAVersion2StoreGetsTheContentIndexWithTheDescription() throws {
     let file = path("v2.sqlite")
     try LocationStore(path: file).add(storePlace("kept", "Eiffel Tower"))
     try execute(
       "DROP INDEX location_content; CREATE INDEX location_content ON location (latitude, longitude, date);"
         + " PRAGMA user_version = 2;", on: file)
+    let reader = try LocationStore(path: file, create: false, access: .readOnly)
+    XCTAssertEqual(try reader.location(id: "kept")?.locationDescription, "Eiffel Tower")
+    XCTAssertEqual(try text("PRAGMA user_version", on: file), "2")
     let store = try LocationStore(path: file, create: false)
     XCTAssertEqual(try text("PRAGMA user_version", on: file), "3")
     XCTAssertEqual(
@@ -165,6 +169,25 @@ final class LocationStoreOpeningTests: XCTestCase {
     while try explained.step() { plan += explained.string(3) + "\n" }
     XCTAssertTrue(
       plan.contains("location_content (latitude=? AND longitude=? AND date=? AND description=?)"), plan)
+  }
+
+  /// A schema 1 store still needs the upgrade to be read (it has no track table); a store whose content
+  /// index was removed by hand migrates all the same.
+  func testOnlyTheNewestReadCompatibleStepsMayBeMissingToRead() throws {
+    let v1 = path("v1.sqlite")
+    try LocationStore(path: v1).add(storePlace("kept"))
+    try execute("DROP TABLE track; PRAGMA user_version = 1;", on: v1)
+    XCTAssertEqual(
+      storeError { _ = try LocationStore(path: v1, create: false, access: .readOnly) },
+      .needsUpgrade(path: v1, version: 1))
+    let bare = path("bare.sqlite")
+    try LocationStore(path: bare).add(storePlace("kept"))
+    try execute("DROP INDEX location_content; PRAGMA user_version = 2;", on: bare)
+    XCTAssertEqual(try LocationStore(path: bare, create: false).locations().map(\.id), ["kept"])
+    XCTAssertEqual(try text("PRAGMA user_version", on: bare), "3")
+    XCTAssertEqual(
+      try text("SELECT group_concat(name) FROM pragma_index_info('location_content')", on: bare),
+      "latitude,longitude,date,description")
   }
 
   func testAFailedMigrationLeavesTheStoreAsItWas() throws {
