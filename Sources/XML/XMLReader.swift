@@ -480,7 +480,9 @@ public struct XMLReader {
     guard index < bytes.count else { throw fail(.endsEarlyOrHasMore) }
     guard isNameStart(bytes[index]) else { throw fail(.nameExpected) }
     let start = index
-    while index < bytes.count && isNameByte(bytes[index]) { index += 1 }
+    // Scanned no further than one byte past the limit, as plainRun scans text.
+    let end = min(bytes.count, start + valueLimit + 1)
+    while index < end && isNameByte(bytes[index]) { index += 1 }
     guard index - start <= valueLimit else { throw fail(.valueTooLong) }
     return try string(bytes[start..<index])
   }

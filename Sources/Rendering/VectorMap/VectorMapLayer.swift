@@ -258,7 +258,6 @@ private final class GeometryStyling: @unchecked Sendable {
   private let sources: FeatureLayerSources
   private let zoom: Double
   private let done = DispatchSemaphore(value: 0)
-  private var started = false
   private var plans: [GeometryLayerPlan?] = []
 
   init(layers: [(StyleLayer, String)], tiles: [MapTile], zoom: Double) {
@@ -270,7 +269,6 @@ private final class GeometryStyling: @unchecked Sendable {
   /// Starts the thread (none for a style without fill or line layers).
   func start() {
     guard !layers.isEmpty else { return }
-    started = true
     Thread {
       self.plans = self.layers.map { layer, name in
         GeometryLayerPlan(layer: layer, sources: self.sources.layers(name), zoom: self.zoom)
@@ -281,7 +279,7 @@ private final class GeometryStyling: @unchecked Sendable {
 
   /// Each layer's plan, in order; nil for a layer that draws nothing.
   func wait() -> [GeometryLayerPlan?] {
-    if started { done.wait() }
+    if !layers.isEmpty { done.wait() }
     return plans
   }
 }
