@@ -31,11 +31,11 @@ enum GPX {
   /// Reads the XML that starts at byte `start` of `bytes` (after any byte order mark and white space: XML
   /// allows nothing before `<?xml`, but a blank line there is a common slip of programs that write GPX).
   /// Lines before `start` still count in messages.
-  static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, file: String)
-    throws(LocationsFileError) -> LocationSet
-  {
+  static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, file: String, release: (Int) -> Void = { _ in }
+  ) throws(LocationsFileError) -> LocationSet {
     do {
-      return try decode(bytes, from: start, file: file, places: nil)
+      return try decode(bytes, from: start, file: file, places: nil, release: release)
     } catch let error as LocationsFileError {
       throw error
     } catch {

@@ -67,7 +67,7 @@ extension LocationsFile {
   }
 
   /// A regular file mapped; a FIFO or device read whole, up to the file limit.
-  private static func mapped(_ path: String) throws(LocationsFileError) -> MappedInput {
+  static func mapped(_ path: String) throws(LocationsFileError) -> MappedInput {
     do throws(InputFileError) {
       return try MappedInput(path: path, streamLimit: InputLimits.maximumFileBytes)
     } catch {

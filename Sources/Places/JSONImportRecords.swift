@@ -2,10 +2,11 @@ import FileSystem
 import Foundation
 import JSON
 
-/// A mymap JSON file or GeoJSON FeatureCollection opened for `mymap import`: read through once to check
-/// its syntax and tell its format (`open`), keeping only the top-level members that are not arrays; its
-/// places and tracks are then read again one at a time as they are imported (`LocationStore.importJSON`),
-/// so a file of a million places never sits in memory as values. A regular file is mapped, its pages
+/// A mymap JSON file or GeoJSON FeatureCollection opened for `mymap import` or a whole read: read through
+/// once to check its syntax and tell its format (`open`), keeping only the top-level members that are not
+/// arrays; its places and tracks are then read again one at a time as they are imported
+/// (`LocationStore.importJSON`) or collected (`readSet`), so a file of a million places never sits in
+/// memory as values. A regular file is mapped, its pages
 /// handed back behind the reader (`MappedInput`).
 public struct JSONImportRecords {
   /// The file as the user named it (`<stdin>` for standard input).
@@ -36,6 +37,33 @@ public struct JSONImportRecords {
       _ = try LocationsJSON.locations(of: document, file: name)
     }
     return JSONImportRecords(file: name, format: chosen, input: input, document: document)
+  }
+
+  /// Every place and track, read as a whole read of the file reads them (the same places, ids, warnings
+  /// and errors), with one element's values in memory at a time rather than the file's.
+  func readSet() throws(LocationsFileError) -> LocationSet {
+    var reader = JSONRecordReader(self)
+    var collector = RecordCollector()
+    var failure: LocationsFileError?
+    _ = try forEachElement { member, value in
+      do throws(LocationsFileError) {
+        guard let (read, number, warnings) = try reader.read(member: member, value) else { return true }
+        let record = "\(placeNoun) \(number)"
+        do throws(RecordProblem) {
+          try collector.add(read, record: record, warnings: warnings)
+        } catch {
+          throw .invalidRecord(file: file, record: record, message: error.message)
+        }
+        return true
+      } catch {
+        failure = error
+        return false
+      }
+    }
+    if let failure { throw failure }
+    let (tracks, warnings) = try reader.finish()
+    let user = format == .mymapJSON ? try LocationsJSON.user(of: document, file: file) : nil
+    return collector.finish(user: user, tracks: tracks, warningsAfter: warnings)
   }
 
   /// Reads the input again, giving `body` each element of a top-level array with its member's name;

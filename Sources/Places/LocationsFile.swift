@@ -23,7 +23,23 @@ public enum LocationsFile {
     if format == nil && CoreDataStore.looksLikeCoreDataStore(filePrefix(path)) {
       return try CoreDataStore.read(path: path)
     }
-    return try read(data: try contents(of: path), name: path, format: format)
+    // JSON and GPX are mapped and read a record at a time, whatever the file's size: memory holds the
+    // places, not the file's values (a million places of JSON: 1.6 GB read whole).
+    try checkIsFile(path)
+    let prefix = [UInt8](filePrefix(path, count: FilePieces.pieceBytes))
+    switch prefix.isEmpty ? nil : try? contentFamily(prefix, name: path, format: format) {
+    case (.json, _, _)?:
+      return try readJSON(try mapped(path), name: path, format: format)
+    case (.xml, .xml, _)?:
+      let input = try mapped(path)
+      return try input.withBytes { bytes throws(LocationsFileError) in
+        // Where the XML starts is found in the bytes mapped: the file may have changed since its prefix.
+        try GPX.decode(
+          bytes, from: contentStart(bytes) ?? bytes.count, file: path, release: input.release(below:))
+      }
+    default:
+      return try read(data: try contents(of: path), name: path, format: format)
+    }
   }
 
   /// Reads all of standard input.
@@ -75,7 +91,7 @@ public enum LocationsFile {
     case .csv:
       return try CSV.decode(bytes, file: name)
     case .json:
-      return try readJSON(bytes, name: name, format: format)
+      return try readJSON(MappedInput(bytes: bytes), name: name, format: format)
     }
   }
 
@@ -110,21 +126,24 @@ public enum LocationsFile {
     return bytes[start...].firstIndex { !isWhiteSpace($0) }
   }
 
-  /// mymap JSON or GeoJSON, checked against the format asked for (or the `.geojson` extension).
+  /// mymap JSON or GeoJSON, checked against the format asked for (or the `.geojson` extension): read an
+  /// element at a time (`JSONImportRecords`), but for a single GeoJSON Feature, which is read whole.
   private static func readJSON(
-    _ bytes: [UInt8], name: String, format: LocationsFormat?
+    _ input: MappedInput, name: String, format: LocationsFormat?
   ) throws(LocationsFileError) -> LocationSet {
+    if let records = try JSONImportRecords.open(input, name: name, format: format) {
+      return try records.readSet()
+    }
+    guard input.count <= InputLimits.maximumFileBytes else {
+      throw .tooLarge(file: name, limit: InputLimits.maximumFileBytes)
+    }
     let document: JSONValue
     do {
-      document = try JSONParser.parse(bytes)
+      document = try input.withBytes { bytes throws(JSONSyntaxError) in try JSONParser.parse(bytes) }
     } catch {
       throw .malformedJSON(file: name, line: error.line, column: error.column, message: error.message)
     }
-    // `checkJSONFormat` gives one of the JSON formats: `detect` gives no other.
-    if try checkJSONFormat(document, name: name, format: format) == .geoJSON {
-      return try GeoJSON.decode(document, file: name)
-    }
-    return try LocationsJSON.decode(document, file: name)
+    return try GeoJSON.decode(document, file: name)
   }
 
   /// The JSON format `document` is in, which must be `format` when one is asked for.

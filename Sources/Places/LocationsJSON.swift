@@ -2,22 +2,8 @@ import JSON
 import MapMath
 
 /// mymap's own exchange format (ARCHITECTURE.md §5): an object with an optional `user`, a `locations` array
-/// and a `tracks` array (`LocationsJSON.readTracks`).
+/// and a `tracks` array (`LocationsJSON.addTrack`), read an element at a time (`JSONImportRecords`).
 enum LocationsJSON {
-  static func decode(_ document: JSONValue, file: String) throws(LocationsFileError) -> LocationSet {
-    guard RecordFields(document) != nil else {
-      throw .unrecognizedContent(
-        file: file, expected: LocationsFormat.mymapJSON.expectedContent, found: document.summary)
-    }
-    let user = try user(of: document, file: file)
-    var collector = RecordCollector()
-    try readRecords(
-      try locations(of: document, file: file), noun: "location", file: file, into: &collector,
-      read: readLocation)
-    try readTracks(document, file: file, into: &collector)
-    return collector.finish(user: user)
-  }
-
   /// The file's `user`, when it gives one.
   static func user(of document: JSONValue, file: String) throws(LocationsFileError) -> UserPosition? {
     guard let value = document["user"] else { return nil }

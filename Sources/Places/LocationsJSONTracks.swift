@@ -5,25 +5,7 @@ extension LocationsJSON {
   /// mymap JSON's `tracks`: an array of objects with `id`, `name`, `kind` (`track` or `route`),
   /// `category`, `description` (all optional) and `segments`, an array of lines, each an array of points
   /// `{"latitude", "longitude", "elevation", "time"}` (the last two optional). Errors name `track N`.
-  static func readTracks(
-    _ document: JSONValue, file: String, into collector: inout RecordCollector
-  ) throws(LocationsFileError) {
-    guard let value = document["tracks"] else { return }
-    guard case .array(let elements) = value else {
-      throw .invalidDocument(file: file, message: "\"tracks\" must be an array, not \(value.summary)")
-    }
-    for (offset, element) in elements.enumerated() {
-      let record = "track \(offset + 1)"
-      do throws(RecordProblem) {
-        for warning in try addTrack(element, record: record, to: &collector.tracks) {
-          collector.warn(warning)
-        }
-      } catch {
-        throw .invalidRecord(file: file, record: record, message: error.message)
-      }
-    }
-  }
-
+  ///
   /// Reads the track `value` holds into `tracks`; returns its warnings, each under `record` (`track 2`).
   static func addTrack(
     _ value: JSONValue, record: String, to tracks: inout TrackCollector

@@ -48,9 +48,15 @@ struct RecordCollector {
 
   /// The places with their final ids.
   mutating func finish(user: UserPosition? = nil) -> LocationSet {
-    ids.finish(&locations)
     let (tracks, warning) = self.tracks.finish()
-    if let warning { warnings.append(warning) }
+    return finish(user: user, tracks: tracks, warningsAfter: warning.map { [$0] } ?? [])
+  }
+
+  /// The places with their final ids and `tracks`, finished by a reader that collected them itself, with
+  /// the warnings that come after every place's (`JSONRecordReader.finish`).
+  mutating func finish(user: UserPosition?, tracks: [Track], warningsAfter: [String]) -> LocationSet {
+    ids.finish(&locations)
+    for warning in warningsAfter { warnings.append(warning) }
     return LocationSet(
       locations: locations, user: user, warnings: warnings.lines, givenIDs: givenIDs, tracks: tracks)
   }

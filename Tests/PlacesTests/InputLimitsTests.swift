@@ -85,13 +85,32 @@ final class InputLimitsTests: XCTestCase {
 
   func testAFileLargerThanTheLimitIsRefusedBeforeItIsRead() throws {
     let folder = try TemporaryDirectory(prefix: "mymap-limits")
-    let path = folder.url("sparse.json").path
-    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("{".utf8)))
+    let path = folder.url("sparse.csv").path
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("latitude,longitude\n".utf8)))
     XCTAssertEqual(truncate(path, off_t(InputLimits.maximumFileBytes) + 1), 0)
     XCTAssertThrowsError(try LocationsFile.read(path: path)) { error in
       XCTAssertEqual(
         (error as? LocationsFileError)?.description,
         "\(path): the file is larger than 256 MiB, the most mymap reads as one locations file")
+    }
+  }
+
+  /// JSON and GPX files are mapped and read a record at a time (as imports read them), so their size is
+  /// no limit: a sparse file past 256 MiB gets the error its content earns.
+  func testJSONAndGPXFilesLargerThanTheLimitAreReadMapped() throws {
+    let folder = try TemporaryDirectory(prefix: "mymap-limits")
+    for (name, content, expected) in [
+      ("sparse.json", "{\"locations\": []", ":1:17: expected ',' or '}'"),
+      ("sparse.gpx", "<gpx>", ":1:"),
+    ] {
+      let path = folder.url(name).path
+      XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(content.utf8)))
+      XCTAssertEqual(truncate(path, off_t(InputLimits.maximumFileBytes) + 1), 0)
+      XCTAssertThrowsError(try LocationsFile.read(path: path)) { error in
+        let message = (error as? LocationsFileError)?.description ?? "\(error)"
+        XCTAssertTrue(message.hasPrefix(path + expected), message)
+        XCTAssertFalse(message.contains("larger than"), message)
+      }
     }
   }
 
