@@ -9,7 +9,10 @@ Fuzz.run { input in
   var streamedError: JSONSyntaxError?
   var document: JSONValue?
   do throws(JSONSyntaxError) {
-    document = try JSONParser.parse(input.buffer, maximumHeldBytes: 1 << 20) { member, value, _ in
+    document = try JSONParser.parse(input.buffer, maximumHeldBytes: 1 << 20) { member, value, range in
+      require(
+        (try? JSONParser.parse(input.buffer[range])) == value,
+        "an element's bytes do not parse to the element")
       streamed[member, default: []].append(value)
       return true
     }

@@ -31,14 +31,15 @@ public enum JSONParser {
 
   /// Parses a document whose top-level object may hold arrays too large to keep in memory: the elements of
   /// each top-level member whose value is an array are handed to `element` one at a time (with the
-  /// member's name and the offset just after the element), instead of kept; in the returned document such
+  /// member's name and the element's bytes: from its first byte to the offset just after it), instead of
+  /// kept; in the returned document such
   /// a member's value is an empty array. Errors are the ones `parse` reports. A value kept whole (a member
   /// that is not an array, one element, or the top-level value when it is not an object) may span at most
   /// `maximumHeldBytes`: a larger one is an error at its start, found before it is held. `element`
   /// returns false to stop: the result is then nil.
   public static func parse(
     _ bytes: UnsafeBufferPointer<UInt8>, maximumHeldBytes: Int, maximumDepth: Int = defaultMaximumDepth,
-    streamingArrays element: (_ member: String, _ value: JSONValue, _ end: Int) -> Bool
+    streamingArrays element: (_ member: String, _ value: JSONValue, _ bytes: Range<Int>) -> Bool
   ) throws(JSONSyntaxError) -> JSONValue? {
     try withoutActuallyEscaping(element) { element throws(JSONSyntaxError) in
       var parser = ByteParser(bytes: bytes, maximumDepth: maximumDepth)
@@ -89,7 +90,7 @@ private struct ByteParser {
   var index = 0
   var depth = 0
   /// Set: the top-level object's arrays are streamed (`JSONParser.parse(_:maximumHeldBytes:…)`).
-  var streamedElement: ((String, JSONValue, Int) -> Bool)?
+  var streamedElement: ((String, JSONValue, Range<Int>) -> Bool)?
   var maximumHeldBytes = Int.max
   /// What the top-level object's names and kept values (and `topLevelMemberCost` each) came to so far.
   private var topLevelKept = 0
@@ -242,11 +243,12 @@ private struct ByteParser {
   }
 
   /// An array whose elements are parsed and handed on one at a time, not kept.
-  private mutating func parseStreamedArray(_ element: (JSONValue, Int) -> Bool) throws(Failure) {
+  private mutating func parseStreamedArray(_ element: (JSONValue, Range<Int>) -> Bool) throws(Failure) {
     if try openContainer(closedBy: "]") { return }
     while true {
+      let start = index
       let value = try parseHeld { (parser) throws(Failure) in try parser.parseValue() }
-      guard element(value, index) else { throw Failure(offset: Failure.stopped, message: "") }
+      guard element(value, start..<index) else { throw Failure(offset: Failure.stopped, message: "") }
       if try closeAfterItem(closedBy: "]", item: "an array element") { return }
     }
   }

@@ -1,6 +1,7 @@
 import FileSystem
 import Foundation
 import JSON
+import MapMath
 
 /// A mymap JSON file or GeoJSON FeatureCollection opened for `mymap import` or a whole read: read through
 /// once to check its syntax and tell its format (`open`), keeping only the top-level members that are not
@@ -25,7 +26,7 @@ public struct JSONImportRecords {
   static func open(
     _ input: MappedInput, name: String, format: LocationsFormat?
   ) throws(LocationsFileError) -> JSONImportRecords? {
-    let parsed = try parse(input, file: name) { _, _ in true }
+    let parsed = try parse(input, file: name) { _, _, _ in true }
     guard let document = parsed else { return nil }  // Not reached: the handler above never stops.
     let chosen = try LocationsFile.checkJSONFormat(document, name: name, format: format)
     // The checks a whole read makes before its records (each array streamed is left empty here).
@@ -42,15 +43,32 @@ public struct JSONImportRecords {
   /// Every place and track, read as a whole read of the file reads them (the same places, ids, warnings
   /// and errors), with one element's values in memory at a time rather than the file's.
   func readSet() throws(LocationsFileError) -> LocationSet {
-    var reader = JSONRecordReader(self)
     var collector = RecordCollector()
+    let (tracks, warnings) = try readPlaces { read, record, warnings, _ throws(RecordProblem) in
+      try collector.add(read, record: record, warnings: warnings)
+    }
+    return collector.finish(user: try user(), tracks: tracks, warningsAfter: warnings)
+  }
+
+  /// mymap JSON's `user`, when it gives one.
+  func user() throws(LocationsFileError) -> UserPosition? {
+    format == .mymapJSON ? try LocationsJSON.user(of: document, file: file) : nil
+  }
+
+  /// Reads the input again, giving `place` each place with its record's name (`location 4`), warnings and
+  /// bytes, in file order; returns the tracks and the warnings that come after every place's. An error
+  /// `place` throws is the record's.
+  func readPlaces(
+    _ place: (ReadRecord, _ record: String, _ warnings: [String], Range<Int>) throws(RecordProblem) -> Void
+  ) throws(LocationsFileError) -> (tracks: [Track], warnings: [String]) {
+    var reader = JSONRecordReader(self)
     var failure: LocationsFileError?
-    _ = try forEachElement { member, value in
+    _ = try forEachElement { member, value, range in
       do throws(LocationsFileError) {
         guard let (read, number, warnings) = try reader.read(member: member, value) else { return true }
         let record = "\(placeNoun) \(number)"
         do throws(RecordProblem) {
-          try collector.add(read, record: record, warnings: warnings)
+          try place(read, record, warnings, range)
         } catch {
           throw .invalidRecord(file: file, record: record, message: error.message)
         }
@@ -61,25 +79,23 @@ public struct JSONImportRecords {
       }
     }
     if let failure { throw failure }
-    let (tracks, warnings) = try reader.finish()
-    let user = format == .mymapJSON ? try LocationsJSON.user(of: document, file: file) : nil
-    return collector.finish(user: user, tracks: tracks, warningsAfter: warnings)
+    return try reader.finish()
   }
 
   /// Reads the input again, giving `body` each element of a top-level array with its member's name;
   /// `body` returns false to stop. False when stopped.
-  func forEachElement(_ body: (String, JSONValue) -> Bool) throws(LocationsFileError) -> Bool {
+  func forEachElement(_ body: (String, JSONValue, Range<Int>) -> Bool) throws(LocationsFileError) -> Bool {
     try Self.parse(input, file: file, body) != nil
   }
 
   private static func parse(
-    _ input: MappedInput, file: String, _ body: (String, JSONValue) -> Bool
+    _ input: MappedInput, file: String, _ body: (String, JSONValue, Range<Int>) -> Bool
   ) throws(LocationsFileError) -> JSONValue? {
     do {
       return try input.withBytes { bytes throws(JSONSyntaxError) in
-        try JSONParser.parse(bytes, maximumHeldBytes: InputLimits.maximumFileBytes) { member, value, end in
-          input.release(below: end)
-          return body(member, value)
+        try JSONParser.parse(bytes, maximumHeldBytes: InputLimits.maximumFileBytes) { member, value, range in
+          input.release(below: range.upperBound)
+          return body(member, value, range)
         }
       }
     } catch {

@@ -47,19 +47,34 @@ struct IDAssigner {
   mutating func register(
     _ location: Location, explicit: Bool, index: Int, record: String
   ) -> String? {
+    register(id: location.id, explicit: explicit, index: index, record: record)
+  }
+
+  /// Registers a place's `id` (given or derived) read from `record`; returns the record that already
+  /// uses it, if it is explicit and taken.
+  mutating func register(id: String, explicit: Bool, index: Int, record: String) -> String? {
     guard explicit else {
       derived.append((index, record))
       return nil
     }
-    if let owner = owners[location.id] { return owner }
-    owners[location.id] = record
+    if let owner = owners[id] { return owner }
+    owners[id] = record
     return nil
   }
 
   /// Gives the derived ids their final, unique values (after every explicit id is known).
   mutating func finish(_ locations: inout [Location]) {
+    finish(id: { locations[$0].id }, assign: { locations[$0].id = $1 })
+  }
+
+  /// `finish` for places kept as their ids alone (`FilePlaces`).
+  mutating func finish(_ ids: inout [String]) {
+    finish(id: { ids[$0] }, assign: { ids[$0] = $1 })
+  }
+
+  private mutating func finish(id: (Int) -> String, assign: (Int, String) -> Void) {
     for (index, record) in derived {
-      let base = locations[index].id
+      let base = id(index)
       var candidate = base
       var counter = lastSuffix[base] ?? 1
       if counter > 1 { candidate = "\(base)-\(counter)" }
@@ -70,7 +85,7 @@ struct IDAssigner {
       // Only repeats need it: a million distinct places would otherwise fill a second dictionary.
       if counter > 1 { lastSuffix[base] = counter }
       owners[candidate] = record
-      locations[index].id = candidate
+      assign(index, candidate)
     }
   }
 }

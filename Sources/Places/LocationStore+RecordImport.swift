@@ -29,7 +29,7 @@ extension LocationStore {
     ) { add, _, tick in
       var reader = JSONRecordReader(source)
       var failure: (any Error)?
-      _ = try source.forEachElement { member, value in
+      _ = try source.forEachElement { member, value, _ in
         do {
           if let (record, number, warnings) = try reader.read(member: member, value) {
             try add(record, number, warnings)

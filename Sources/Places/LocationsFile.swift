@@ -25,12 +25,10 @@ public enum LocationsFile {
     }
     // JSON and GPX are mapped and read a record at a time, whatever the file's size: memory holds the
     // places, not the file's values (a million places of JSON: 1.6 GB read whole).
-    try checkIsFile(path)
-    let prefix = [UInt8](filePrefix(path, count: FilePieces.pieceBytes))
-    switch prefix.isEmpty ? nil : try? contentFamily(prefix, name: path, format: format) {
-    case (.json, _, _)?:
+    switch try mappedFamily(path, format: format) {
+    case .json?:
       return try readJSON(try mapped(path), name: path, format: format)
-    case (.xml, .xml, _)?:
+    case .xml?:
       let input = try mapped(path)
       return try input.withBytes { bytes throws(LocationsFileError) in
         // Where the XML starts is found in the bytes mapped: the file may have changed since its prefix.
@@ -39,6 +37,35 @@ public enum LocationsFile {
       }
     default:
       return try read(data: try contents(of: path), name: path, format: format)
+    }
+  }
+
+  /// `read(path:format:)` for a map: a regular mymap JSON file or GeoJSON FeatureCollection gives its
+  /// places in two steps (`FilePlaces`: those `including` says yes to, by date), with a set that holds
+  /// the rest of what a whole read gives (the user, the tracks, the warnings); the errors are a whole
+  /// read's. Nil for anything else (standard input, a pipe, CSV, GPX, a single GeoJSON Feature), which
+  /// `read` reads whole.
+  public static func readInTwoSteps(
+    path: String, format: LocationsFormat? = nil, including: (Location) -> Bool
+  ) throws(LocationsFileError) -> (LocationSet, FilePlaces)? {
+    guard path != "-", !(format == nil && CoreDataStore.looksLikeCoreDataStore(filePrefix(path))),
+      try mappedFamily(path, format: format) == .json,
+      let records = try JSONImportRecords.open(try mapped(path), name: path, format: format)
+    else { return nil }
+    return try records.readInTwoSteps(including: including)
+  }
+
+  /// The family of a regular file that is mapped rather than read whole: JSON, or XML that says it is
+  /// GPX (from its first mebibyte); nil for anything else.
+  private static func mappedFamily(
+    _ path: String, format: LocationsFormat?
+  ) throws(LocationsFileError) -> LocationsFormat.ContentKind? {
+    try checkIsFile(path)
+    let prefix = [UInt8](filePrefix(path, count: FilePieces.pieceBytes))
+    switch prefix.isEmpty ? nil : try? contentFamily(prefix, name: path, format: format) {
+    case (.json, _, _)?: return .json
+    case (.xml, .xml, _)?: return .xml
+    default: return nil
     }
   }
 

@@ -11,9 +11,8 @@ struct ReadRecord {
 /// (`IDAssigner`) and remembers which ids came from the file. Every reader uses one, so all formats agree.
 struct RecordCollector {
   private var locations: [Location] = []
-  private var warnings = FileWarnings()
+  private var rules = RecordRules()
   private var givenIDs: Set<String> = []
-  private var ids = IDAssigner()
   /// The file's tracks and routes.
   var tracks = TrackCollector()
 
@@ -22,29 +21,13 @@ struct RecordCollector {
   mutating func add(
     _ read: ReadRecord, record: String, warnings recordWarnings: [String]
   ) throws(RecordProblem) {
-    try Self.check(read, placesBefore: locations.count)
-    for warning in recordWarnings { warnings.append("\(record): \(warning)") }
-    if let owner = ids.register(
-      read.location, explicit: read.hasOwnID, index: locations.count, record: record)
-    {
-      throw RecordProblem("duplicate id \(JSONWriter.quotedExcerpt(read.location.id)) (\(owner) has it too)")
-    }
+    try rules.admit(read, index: locations.count, record: record, warnings: recordWarnings)
     if read.hasOwnID { givenIDs.insert(read.location.id) }
     locations.append(read.location)
   }
 
-  /// The limits every record meets, whoever collects it: text no longer than a page, and no more places
-  /// in a file than `InputLimits.maximumPlaces`.
-  static func check(_ read: ReadRecord, placesBefore: Int) throws(RecordProblem) {
-    if let oversized = read.location.oversizedText() { throw RecordProblem(oversized) }
-    guard placesBefore < InputLimits.maximumPlaces else {
-      throw RecordProblem(
-        "the file holds more than \(InputLimits.maximumPlaces) places, the most one file may hold")
-    }
-  }
-
   /// A warning about the file as a whole (not about one record).
-  mutating func warn(_ warning: String) { warnings.append(warning) }
+  mutating func warn(_ warning: String) { rules.warnings.append(warning) }
 
   /// The places with their final ids.
   mutating func finish(user: UserPosition? = nil) -> LocationSet {
@@ -55,10 +38,41 @@ struct RecordCollector {
   /// The places with their final ids and `tracks`, finished by a reader that collected them itself, with
   /// the warnings that come after every place's (`JSONRecordReader.finish`).
   mutating func finish(user: UserPosition?, tracks: [Track], warningsAfter: [String]) -> LocationSet {
-    ids.finish(&locations)
-    for warning in warningsAfter { warnings.append(warning) }
+    rules.ids.finish(&locations)
+    for warning in warningsAfter { rules.warnings.append(warning) }
     return LocationSet(
-      locations: locations, user: user, warnings: warnings.lines, givenIDs: givenIDs, tracks: tracks)
+      locations: locations, user: user, warnings: rules.warnings.lines, givenIDs: givenIDs, tracks: tracks)
+  }
+}
+
+/// What every place a file gives goes through, however it is kept: the limits, its warnings under the
+/// record's name, and its id's place among the file's (`IDAssigner`).
+struct RecordRules {
+  var warnings = FileWarnings()
+  var ids = IDAssigner()
+
+  /// Takes the place `read` from `record`, the file's `index`-th; throws when it breaks a limit or
+  /// repeats an id the file already gave another record.
+  mutating func admit(
+    _ read: ReadRecord, index: Int, record: String, warnings recordWarnings: [String]
+  ) throws(RecordProblem) {
+    try RecordCollector.check(read, placesBefore: index)
+    for warning in recordWarnings { warnings.append("\(record): \(warning)") }
+    if let owner = ids.register(read.location, explicit: read.hasOwnID, index: index, record: record) {
+      throw RecordProblem("duplicate id \(JSONWriter.quotedExcerpt(read.location.id)) (\(owner) has it too)")
+    }
+  }
+}
+
+extension RecordCollector {
+  /// The limits every record meets, whoever collects it: text no longer than a page, and no more places
+  /// in a file than `InputLimits.maximumPlaces`.
+  static func check(_ read: ReadRecord, placesBefore: Int) throws(RecordProblem) {
+    if let oversized = read.location.oversizedText() { throw RecordProblem(oversized) }
+    guard placesBefore < InputLimits.maximumPlaces else {
+      throw RecordProblem(
+        "the file holds more than \(InputLimits.maximumPlaces) places, the most one file may hold")
+    }
   }
 }
 

@@ -279,8 +279,8 @@ enum RenderCommand {
       warnings: &fileWarnings)
     request.annotations = arguments.isGiven("locations") ? byDate(places.locations) : places.locations
     request.places = stored
-    // Dates and coordinates in date order, for the route and the title's dates: the store's without texts.
-    // Sorting a million stored places costs, so only when a route or a title asks for them.
+    // Dates and coordinates in date order, for the route and the title's dates: the store's or the file's
+    // without texts. Sorting a million stored places costs, so only when a route or a title asks for them.
     let wantsDates =
       arguments.flag("route") || arguments.isGiven("title") || arguments.isGiven("subtitle")
     let dated =
@@ -389,12 +389,13 @@ enum RenderCommand {
     return try Snapshotter.render(request)
   }
 
-  /// The places of `--locations`, else of the store (read coordinates first: `StoredPlaces`; only those in
-  /// `box`, the view of a given centre and zoom), filtered. The file's warnings go to `warnings`.
+  /// The places of `--locations`, else of the store, filtered, read coordinates first where they can be
+  /// (`FilePlaces` for a JSON file, by date; `StoredPlaces`, only those in `box`, the view of a given
+  /// centre and zoom); others read whole. The file's warnings go to `warnings`.
   private static func loadPlaces(
     _ arguments: ParsedArguments, filter: LocationFilter, within box: GeoBox?, resources: RenderResources,
     warnings: inout [String]
-  ) throws(CLIError) -> (LocationSet, StoredPlaces?) {
+  ) throws(CLIError) -> (LocationSet, (any PlacesInTwoSteps)?) {
     guard let path = arguments.string("locations") else {
       let storePath = StoreAccess.path(arguments)
       let onlyOverlays = arguments.isGiven("user") || arguments.isGiven("center")
@@ -411,15 +412,20 @@ enum RenderCommand {
       }
     }
     var places: LocationSet
+    var inTwoSteps: FilePlaces?
     do {
-      places = try LocationsFile.read(path: path)
+      if let (set, filePlaces) = try LocationsFile.readInTwoSteps(path: path, including: filter.includes) {
+        (places, inTwoSteps) = (set, filePlaces)
+      } else {
+        places = try LocationsFile.read(path: path)
+        places.locations = places.locations.filter(filter.includes)
+      }
     } catch {
       throw .badInput(error.description)
     }
     warnings += places.warnings
-    places.locations = places.locations.filter(filter.includes)
     places.tracks = places.tracks.filter(filter.includes)
-    return (places, nil)
+    return (places, inTwoSteps)
   }
 
   /// A file's places by date, undated ones last, so that numbers count a trip in order as they do for the

@@ -221,27 +221,32 @@ enum TilesFetchCommand {
       throw .usage("\(error)")
     }
     let filter = try FilterOptions.filter(arguments)
-    var places: [Location]
+    // Only the places' coordinates count: a JSON file's and the store's are read without their texts.
+    var coordinates: [Coordinate]
     var user: Coordinate?
     if let path = arguments.string("locations") {
       let set: LocationSet
       do {
-        set = try LocationsFile.read(path: path)
+        if let (rest, places) = try LocationsFile.readInTwoSteps(path: path, including: filter.includes) {
+          (set, coordinates) = (rest, places.coordinates)
+        } else {
+          set = try LocationsFile.read(path: path)
+          coordinates = set.locations.filter(filter.includes).map(\.coordinate)
+        }
       } catch {
         throw .badInput(error.description)
       }
       if !quiet { for warning in set.warnings { Console.warning(warning) } }
-      places = set.locations.filter(filter.includes)
       user = set.user?.coordinate
     } else {
       let store = try StoreAccess.open(arguments, create: false, access: .readOnly)
       do {
-        places = try store.locations(filter, order: .dateAscending)
+        coordinates = try store.places(filter).coordinates
       } catch {
         throw StoreAccess.map(error)
       }
     }
-    guard let region = Region.forAnnotations(places.map(\.coordinate), user: user) else {
+    guard let region = Region.forAnnotations(coordinates, user: user) else {
       throw .usage("no places to fetch tiles for (none given, stored or matching the filters); use --bbox")
     }
     return (region.box, true)

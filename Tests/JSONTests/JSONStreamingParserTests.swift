@@ -11,9 +11,13 @@ final class JSONStreamingParserTests: XCTestCase {
     let bytes = Array(text.utf8)
     var elements: [(String, JSONValue)] = []
     let document = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-      try JSONParser.parse(buffer, maximumHeldBytes: maximumHeldBytes) { name, value, end in
-        let next = bytes[end...].first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") }
-        XCTAssertTrue(next == UInt8(ascii: ",") || next == UInt8(ascii: "]"), "\(end)")
+      try JSONParser.parse(buffer, maximumHeldBytes: maximumHeldBytes) { name, value, range in
+        let next = bytes[range.upperBound...].first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") }
+        XCTAssertTrue(next == UInt8(ascii: ",") || next == UInt8(ascii: "]"), "\(range)")
+        // The element's bytes are the element, and nothing around it.
+        XCTAssertEqual(try? JSONParser.parse(bytes[range]), value)
+        XCTAssertFalse(
+          [UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: "\n")].contains(bytes[range.lowerBound]))
         elements.append((name, value))
         return true
       }

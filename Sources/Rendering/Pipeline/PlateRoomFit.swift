@@ -36,7 +36,7 @@ enum PlateRoomFit {
     let shortfall = overlays.reduce(0) { $0 + $1.shortfall }
     let options = overlays.map(\.missingRoom)
     guard shortfall > 0, options.contains(where: { !$0.isEmpty }), !fitted.clustered,
-      request.annotations.count <= maximumPlacesForRoom
+      (request.places?.coordinates.count ?? request.annotations.count) <= maximumPlacesForRoom
     else { return best }
     var bestOverlays = overlays
     var bestNumbers = numbering.indices
