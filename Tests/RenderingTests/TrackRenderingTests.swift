@@ -70,6 +70,57 @@ final class TrackRenderingTests: XCTestCase {
     XCTAssertLessThan(Date().timeIntervalSince(start), 20)
   }
 
+  func testALongTranslucentLineDrawnInRunsCrossesItselfEvenly() throws {
+    // A serpentine of long legs, then a vertical line of 600 points across them: over 512 points, so the
+    // image gets it in runs, and the vertical line crosses legs stroked in other runs.
+    var serpentine: [PixelPoint] = []
+    for row in 0..<28 {
+      let y = 15 + Double(row) * 20
+      let ends = [PixelPoint(x: 20, y: y), PixelPoint(x: 580, y: y)]
+      serpentine += row.isMultiple(of: 2) ? ends : ends.reversed()
+    }
+    let vertical = (0..<600).map { PixelPoint(x: 300.5, y: Double($0)) }
+    var style = TrackStyle()
+    style.color = Color(red: 0, green: 0, blue: 1, alpha: 0.5)
+    style.casingWidth = 0
+    let canvas = try Canvas(format: .png, pixelWidth: 600, pixelHeight: 600, scale: 1)
+    canvas.drawing.fillRect(PixelRect(x: 0, y: 0, width: 600, height: 600), color: .white)
+    TrackLineLayer(style: style).draw([([serpentine, vertical], false)], on: canvas)
+    let image = try PNGCodec.decode(try canvas.finish())
+    let onOneLeg = image.pixel(x: 150, y: 215)
+    let onTheVertical = image.pixel(x: 300, y: 225)
+    let crossing = image.pixel(x: 300, y: 215)
+    for pixel in [onOneLeg, onTheVertical] {
+      XCTAssertEqual(Int(pixel.red), 127, accuracy: 2, "half blue over white: \(pixel)")
+    }
+    // One coat where they cross: twice laid, the crossing would be a quarter white (red 63).
+    XCTAssertEqual(Int(crossing.red), Int(onOneLeg.red), accuracy: 2, "\(crossing) vs \(onOneLeg)")
+    XCTAssertEqual(Int(crossing.blue), 255, accuracy: 2)
+  }
+
+  func testARoutePassingASpotManyTimesShowsItsWayThereOnce() throws {
+    // Forty passes the same way along one street look as one pass: chevrons stacked forty times would
+    // turn their soft edges solid white.
+    func draw(passes: Int) throws -> RasterImage {
+      let canvas = try Canvas(format: .png, pixelWidth: 300, pixelHeight: 60, scale: 1)
+      canvas.drawing.fillRect(PixelRect(x: 0, y: 0, width: 300, height: 60), color: .white)
+      let street = [PixelPoint(x: 10, y: 30.3), PixelPoint(x: 290, y: 30.3)]
+      TrackLineLayer(style: TrackStyle()).draw(
+        [(Array(repeating: street, count: passes), true)], on: canvas)
+      return try PNGCodec.decode(try canvas.finish())
+    }
+    let once = try draw(passes: 1)
+    let forty = try draw(passes: 40)
+    var largest = 0
+    for index in once.rgba.indices {
+      largest = max(largest, abs(Int(once.rgba[index]) - Int(forty.rgba[index])))
+    }
+    XCTAssertLessThanOrEqual(largest, 3)
+    // And the chevrons are there: white inside the indigo line.
+    let whiteInLine = (10..<290).filter { once.pixel(x: $0, y: 30).red > 200 }.count
+    XCTAssertGreaterThan(whiteInLine, 5)
+  }
+
   func testSimplificationKeepsTheShapeWithinTheTolerance() {
     let line = (0...1000).map { PixelPoint(x: Double($0) / 10, y: sin(Double($0) / 100) * 20) }
     let simple = TrackGeometry.simplified(line, tolerance: 0.25)

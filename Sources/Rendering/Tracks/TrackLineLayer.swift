@@ -26,39 +26,39 @@ struct TrackLineLayer {
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
     for (pieces, showsDirection) in lines {
       cairo_set_line_width(cr, lineWidth(showsDirection: showsDirection) + 2 * style.casingWidth)
-      canvas.drawing.setColor(style.casingColor)
-      addPath(pieces, cr)
-      cairo_stroke(cr)
+      stroke(pieces, color: style.casingColor, on: canvas)
     }
     for (pieces, showsDirection) in lines {
       cairo_set_line_width(cr, lineWidth(showsDirection: showsDirection))
-      canvas.drawing.setColor(showsDirection ? style.routeColor : style.color)
-      addPath(pieces, cr)
-      cairo_stroke(cr)
+      stroke(pieces, color: showsDirection ? style.routeColor : style.color, on: canvas)
     }
     for (pieces, showsDirection) in lines where showsDirection {
-      drawChevrons(pieces, on: canvas)
+      cairo_set_line_width(cr, max(0.8, style.routeWidth * 0.4))
+      var count = 0
+      forEachChevron(along: pieces) { _ in count += 3 }
+      StrokeRuns.stroke(points: count, color: style.chevronColor, on: canvas) { runs in
+        forEachChevron(along: pieces) { runs.add($0) }
+      }
     }
     cairo_restore(cr)
   }
 
-  private func addPath(_ pieces: [[PixelPoint]], _ cr: OpaquePointer) {
-    for piece in pieces {
-      guard let first = piece.first else { continue }
-      cairo_move_to(cr, first.x, first.y)
-      if piece.count == 1 { cairo_line_to(cr, first.x, first.y) }
-      for point in piece.dropFirst() { cairo_line_to(cr, point.x, point.y) }
+  private func stroke(_ pieces: [[PixelPoint]], color: Color, on canvas: Canvas) {
+    StrokeRuns.stroke(points: pieces.reduce(0) { $0 + $1.count }, color: color, on: canvas) { runs in
+      for piece in pieces { runs.add(piece) }
     }
   }
 
-  /// Small open chevrons (›) inside the line, every `chevronSpacing` points along it, half a spacing in.
-  private func drawChevrons(_ pieces: [[PixelPoint]], on canvas: Canvas) {
-    let cr = canvas.context
+  /// Small open chevrons (›) inside the line, every `chevronSpacing` points along it, half a spacing in:
+  /// each the tip ahead of its point and the arms back and out on either side. A chevron is left out where
+  /// one pointing the same way (within an eighth of a turn) is already drawn in its square of half a
+  /// spacing: a route that passes a spot many times shows its way there once, and a route through a
+  /// million places draws a number of chevrons bounded by the image, not millions. They are made twice
+  /// (counted, then drawn) rather than kept.
+  private func forEachChevron(along pieces: [[PixelPoint]], _ body: ([PixelPoint]) -> Void) {
     let size = style.routeWidth * 0.7
-    cairo_set_line_width(cr, max(0.8, style.routeWidth * 0.4))
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-    canvas.drawing.setColor(style.chevronColor)
     let spacing = max(style.chevronSpacing, 8)
+    var taken = Set<ChevronSpot>()
     for piece in pieces {
       var untilNext = spacing / 2
       for index in piece.indices.dropFirst() {
@@ -75,14 +75,25 @@ struct TrackLineLayer {
           let y = a.y + (b.y - a.y) * t
           let ux = (b.x - a.x) / length
           let uy = (b.y - a.y) / length
-          // The tip ahead of the point, the arms back and out on either side.
-          cairo_move_to(cr, x - ux * size - uy * size, y - uy * size + ux * size)
-          cairo_line_to(cr, x + ux * size * 0.6, y + uy * size * 0.6)
-          cairo_line_to(cr, x - ux * size + uy * size, y - uy * size - ux * size)
+          let spot = ChevronSpot(
+            column: Int((x / (spacing / 2)).rounded(.down)), row: Int((y / (spacing / 2)).rounded(.down)),
+            heading: Int(((atan2(uy, ux) + .pi) / (.pi / 4)).rounded()) % 8)
+          guard taken.insert(spot).inserted else { continue }
+          body([
+            PixelPoint(x: x - ux * size - uy * size, y: y - uy * size + ux * size),
+            PixelPoint(x: x + ux * size * 0.6, y: y + uy * size * 0.6),
+            PixelPoint(x: x - ux * size + uy * size, y: y - uy * size - ux * size),
+          ])
         }
         untilNext -= length - travelled
       }
     }
-    cairo_stroke(cr)
   }
+}
+
+/// Where a chevron is drawn: its square of half a spacing and its heading in eighths of a turn.
+private struct ChevronSpot: Hashable {
+  let column: Int
+  let row: Int
+  let heading: Int
 }
