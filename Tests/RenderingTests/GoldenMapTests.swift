@@ -158,6 +158,35 @@ final class GoldenMapTests: XCTestCase {
     GoldenImage.assertMatches(Data(result.data), named: "non-latin-scripts")
   }
 
+  func testSVGAndPDFDefineThePinOnceAndPlaceItByReference() throws {
+    // 300 pins, one pin drawn: each is a reference to it, not its paths and gradients again.
+    var places: [any Annotation] = []
+    for row in 0..<15 {
+      for column in 0..<20 {
+        places.append(
+          place("p\(row)-\(column)", 48 + Double(row) * 0.2, 2 + Double(column) * 0.3, "P", "Park"))
+      }
+    }
+    let svgResult = try render(places, size: PixelSize(width: 800, height: 600)) {
+      $0.format = .svg
+      $0.clustering = .never
+      $0.showCallouts = false
+    }
+    let svg = String(decoding: svgResult.data, as: UTF8.self)
+    XCTAssertEqual(svg.components(separatedBy: "<radialGradient").count - 1, 1, "one pin head drawn")
+    let uses = svg.components(separatedBy: "<use xlink:href=\"#surface").dropFirst()
+    let perTarget = Dictionary(grouping: uses) { $0.prefix { $0 != "\"" } }.mapValues(\.count)
+    XCTAssertEqual(perTarget.values.max(), 300, "\(perTarget)")
+    // Drawn 300 times, the pins alone were over 1 MB of SVG and 350 KB of PDF (the basemap is some 50 KB).
+    XCTAssertLessThan(svgResult.data.count, 300_000)
+    let pdf = try render(places, size: PixelSize(width: 800, height: 600)) {
+      $0.format = .pdf
+      $0.clustering = .never
+      $0.showCallouts = false
+    }
+    XCTAssertLessThan(pdf.data.count, 150_000)
+  }
+
   func testSVGKeepsOverlaysAsVectorsAndEmbedsTheTiles() throws {
     let places = [
       place("london", 51.51227, -0.12398, "Apple Covent Garden", "Apple Store"),

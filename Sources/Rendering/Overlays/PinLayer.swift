@@ -29,10 +29,12 @@ struct PinLayer {
       mark.draw(centeredOn: head, pinColor: colors?[index] ?? style.color, in: canvas.drawing)
     }
     guard canvas.format == .png else {
+      var symbols = PinSymbols(layer: self)
       for (index, point) in points.enumerated() {
-        recolored(colors?[index]).drawPin(at: point, in: canvas.drawing)
+        symbols.draw(color: colors?[index] ?? style.color, at: point, on: canvas)
         markPin(index)
       }
+      symbols.destroy()
       return
     }
     var sprites: [Color: PinSprites] = [:]
@@ -74,7 +76,7 @@ struct PinLayer {
   }
 
   /// This layer with the head in `color` (itself when nil or the same).
-  private func recolored(_ color: Color?) -> PinLayer {
+  fileprivate func recolored(_ color: Color?) -> PinLayer {
     guard let color, color != style.color else { return self }
     var recolored = style
     recolored.color = color
@@ -132,6 +134,45 @@ struct PinLayer {
     ellipse(cr, center: PixelPoint(x: head.x - 0.3 * r, y: head.y - 0.38 * r), rx: 0.42 * r, ry: 0.28 * r)
     cairo_set_source_rgba(cr, 1, 1, 1, 0.75)
     cairo_fill(cr)
+  }
+}
+
+/// Pins for vector output: each colour's pin drawn once into a recording surface that every pin of that
+/// colour paints, so SVG and PDF define it once and place it by reference (a pin is then a `<use>` of
+/// some 100 bytes, not 3.5 KB of paths and gradients: a million pins stay a file one can open).
+private struct PinSymbols {
+  let layer: PinLayer
+  private var surfaces: [Color: OpaquePointer] = [:]
+
+  init(layer: PinLayer) { self.layer = layer }
+
+  mutating func draw(color: Color, at tip: PixelPoint, on canvas: Canvas) {
+    let surface = surfaces[color] ?? make(color)
+    surfaces[color] = surface
+    let cr = canvas.context
+    cairo_set_source_surface(cr, surface, tip.x - tipOffset.x, tip.y - tipOffset.y)
+    cairo_paint(cr)
+  }
+
+  /// Where the tip lies in a symbol, whose origin is its top left corner.
+  private var tipOffset: PixelPoint {
+    let extent = layer.geometry.extent
+    return PixelPoint(x: -extent.minX + 2, y: -extent.minY + 2)
+  }
+
+  /// The pin, bounded by what it paints.
+  private func make(_ color: Color) -> OpaquePointer {
+    let extent = layer.geometry.extent
+    var bounds = cairo_rectangle_t(x: 0, y: 0, width: extent.width + 4, height: extent.height + 4)
+    let surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &bounds)!
+    let cr = cairo_create(surface)!
+    layer.recolored(color).drawPin(at: tipOffset, in: DrawingContext(cr: cr))
+    cairo_destroy(cr)
+    return surface
+  }
+
+  func destroy() {
+    for surface in surfaces.values { cairo_surface_destroy(surface) }
   }
 }
 
