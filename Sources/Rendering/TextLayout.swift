@@ -12,9 +12,16 @@ struct FontSpec: Hashable {
 /// One line of text set by Pango, ready to measure and draw; cut with an ellipsis past `maxWidth`.
 ///
 /// Hinting is off so that a text measures the same at every scale and in every output format: layout is
-/// computed in points before the canvas exists. Owns a Pango layout, used on one thread only.
+/// computed in points before the canvas exists. Owns a Pango layout, used on one thread only; one made
+/// with `keepsLayout: false` lets it go once measured (a layout is a few KB, and a million callouts are
+/// measured to draw a few hundred) and sets the text again when it is drawn.
 final class TextLayout {
-  private let layout: OpaquePointer
+  private var layout: OpaquePointer?
+  /// What the layout is made of, to make it again.
+  private let text: String
+  private let font: FontSpec
+  private let maxWidth: Double?
+  private let letterSpacing: Double
   /// The logical size in points.
   let size: PixelSize
   /// Distance from the top to the first baseline, in points.
@@ -28,10 +35,36 @@ final class TextLayout {
 
   /// Text measured against a Cairo context (any context: the metrics do not depend on it). `letterSpacing`
   /// is extra space between letters, in points (Pango adds none after the last letter).
-  init(text: String, font: FontSpec, maxWidth: Double?, letterSpacing: Double = 0, context: OpaquePointer) {
+  init(
+    text: String, font: FontSpec, maxWidth: Double?, letterSpacing: Double = 0, context: OpaquePointer,
+    keepsLayout: Bool = true
+  ) {
     let single = Self.visiblePart(of: text, font: font, maxWidth: maxWidth)
       .split(whereSeparator: \.isNewline).joined(separator: " ")
-    layout = pango_cairo_create_layout(context)
+    self.text = single
+    self.font = font
+    self.maxWidth = maxWidth
+    self.letterSpacing = letterSpacing
+    let layout = Self.makeLayout(
+      text: single, font: font, maxWidth: maxWidth, letterSpacing: letterSpacing, context: context)
+    let scale = Double(TextLayout.pangoScale)
+    let logical = TextLayout.logicalRect(layout)
+    offset = PixelPoint(x: -Double(logical.x) / scale, y: -Double(logical.y) / scale)
+    size = PixelSize(width: Double(logical.width) / scale, height: Double(logical.height) / scale)
+    baseline = Double(pango_layout_get_baseline(layout)) / scale
+    unknownGlyphs = Int(pango_layout_get_unknown_glyphs_count(layout))
+    missingFonts = unknownGlyphs > 0 ? FontPackage.candidates(for: single) : []
+    if keepsLayout {
+      self.layout = layout
+    } else {
+      g_object_unref(UnsafeMutableRawPointer(layout))
+    }
+  }
+
+  private static func makeLayout(
+    text: String, font: FontSpec, maxWidth: Double?, letterSpacing: Double, context: OpaquePointer
+  ) -> OpaquePointer {
+    let layout = pango_cairo_create_layout(context)!
     let pangoContext = pango_layout_get_context(layout)
     pango_cairo_context_set_font_options(pangoContext, TextLayout.fontOptions)
     pango_layout_context_changed(layout)
@@ -48,19 +81,23 @@ final class TextLayout {
       pango_layout_set_attributes(layout, attributes)
       pango_attr_list_unref(attributes)
     }
-    pango_layout_set_text(layout, single, -1)
+    pango_layout_set_text(layout, text, -1)
     // Only a text that is too long gets a width: a set width also aligns right-to-left text to its right
     // edge, which would move a short Arabic or Hebrew title away from its bubble's left padding.
     if let maxWidth, Double(TextLayout.logicalRect(layout).width) / scale > maxWidth {
       pango_layout_set_width(layout, Int32(maxWidth * scale))
       pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
     }
-    let logical = TextLayout.logicalRect(layout)
-    offset = PixelPoint(x: -Double(logical.x) / scale, y: -Double(logical.y) / scale)
-    size = PixelSize(width: Double(logical.width) / scale, height: Double(logical.height) / scale)
-    baseline = Double(pango_layout_get_baseline(layout)) / scale
-    unknownGlyphs = Int(pango_layout_get_unknown_glyphs_count(layout))
-    missingFonts = unknownGlyphs > 0 ? FontPackage.candidates(for: single) : []
+    return layout
+  }
+
+  /// The layout, made again on `context` (then kept) if it was let go.
+  private func layout(for context: OpaquePointer) -> OpaquePointer {
+    if let layout { return layout }
+    let made = Self.makeLayout(
+      text: text, font: font, maxWidth: maxWidth, letterSpacing: letterSpacing, context: context)
+    layout = made
+    return made
   }
 
   /// No font sets more than a few characters per em, so past `maxWidth` only a bounded start of a text can
@@ -79,11 +116,12 @@ final class TextLayout {
   }
 
   deinit {
-    g_object_unref(UnsafeMutableRawPointer(layout))
+    if let layout { g_object_unref(UnsafeMutableRawPointer(layout)) }
   }
 
   /// Draws the text with its top-left corner at `origin` (points) in the current source colour.
   func draw(at origin: PixelPoint, in context: OpaquePointer) {
+    let layout = layout(for: context)
     cairo_move_to(context, origin.x + offset.x, origin.y + offset.y)
     pango_cairo_update_layout(context, layout)
     pango_cairo_show_layout(context, layout)
@@ -92,6 +130,7 @@ final class TextLayout {
   /// Adds the outline of the text, its top-left corner at `origin` (points), to the current path: a stroke
   /// of it is the halo that keeps a map label legible on any colour.
   func addPath(at origin: PixelPoint, in context: OpaquePointer) {
+    let layout = layout(for: context)
     cairo_move_to(context, origin.x + offset.x, origin.y + offset.y)
     pango_cairo_update_layout(context, layout)
     pango_cairo_layout_path(context, layout)

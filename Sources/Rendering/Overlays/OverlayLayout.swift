@@ -32,16 +32,19 @@ final class OverlayLayout {
     let calloutStyle = style.callout
     let titleFont = FontSpec(family: style.fontFamily, size: calloutStyle.titleSize, bold: true)
     let subtitleFont = FontSpec(family: style.fontFamily, size: calloutStyle.subtitleSize, bold: false)
+    // Past a thousand callouts most are dropped: their Pango layouts go once measured (`TextLayout`).
+    let keepsLayouts = annotations.count <= 1_000
     callouts = annotations.map { annotation in
       guard showCallouts else { return nil }
       let title = TextLayout(
         text: annotation.title, font: titleFont, maxWidth: calloutStyle.maxTextWidth,
-        context: measuring.context)
+        context: measuring.context, keepsLayout: keepsLayouts)
       let subtitle = annotation.subtitle.flatMap { text -> TextLayout? in
         text.isEmpty
           ? nil
           : TextLayout(
-            text: text, font: subtitleFont, maxWidth: calloutStyle.maxTextWidth, context: measuring.context)
+            text: text, font: subtitleFont, maxWidth: calloutStyle.maxTextWidth, context: measuring.context,
+            keepsLayout: keepsLayouts)
       }
       return CalloutContent(title: title, subtitle: subtitle, style: calloutStyle)
     }
