@@ -78,24 +78,18 @@ final class VectorBasemapLayer {
     guard let view = BasemapView(camera: camera, source: source) else { return }
     let band = VectorBasemapLayer.band(for: camera)
     // The names are measured and placed (Pango) on a thread of their own while this one reads and projects
-    // the geometry (no Pango, and the source's queries stay on this thread): the two share nothing. A new
-    // thread, not a pool's: a render may itself run on a pool thread (a batch, the library), and waiting
-    // there for the pool could wait for it to grow.
+    // the geometry (no Pango, and the source's queries stay on this thread): the two share nothing.
     let placing = LabelPlacing(
       labels: labels, candidates: try BasemapLabels.candidates(in: view, band: band), fontFamily: fontFamily,
       obstacles: obstacles, measuring: measuring)
-    let placed = DispatchSemaphore(value: 0)
-    Thread {
-      placing.run()
-      placed.signal()
-    }.start()
+    let placed = SideThread { placing.run() }
     do {
       try readGeometry(view, band: band)
     } catch {
-      placed.wait()
+      placed.join()
       throw error
     }
-    placed.wait()
+    placed.join()
     labels = placing.labels
   }
 

@@ -248,16 +248,14 @@ private final class FeatureLayerSources {
   }
 }
 
-/// The fill and line layers' plans, worked out on a thread of their own (`start`, then `wait`): a new
-/// thread, not a pool's, since a render may itself run on a pool thread (the library's async snapshot, a
-/// batch), and waiting there for the pool could wait for it to grow (about a second a map).
-/// Unchecked: the thread alone touches its `FeatureLayerSources` and writes `plans`, which `wait` reads
-/// only after the thread is done; the tiles and the style are read, never changed.
+/// The fill and line layers' plans, worked out on a thread of their own (`start`, then `wait`; a
+/// `SideThread`). Unchecked: the thread alone touches its `FeatureLayerSources` and writes `plans`, which
+/// `wait` reads only after the thread is done; the tiles and the style are read, never changed.
 private final class GeometryStyling: @unchecked Sendable {
   private let layers: [(StyleLayer, String)]
   private let sources: FeatureLayerSources
   private let zoom: Double
-  private let done = DispatchSemaphore(value: 0)
+  private var thread: SideThread?
   private var plans: [GeometryLayerPlan?] = []
 
   init(layers: [(StyleLayer, String)], tiles: [MapTile], zoom: Double) {
@@ -269,17 +267,17 @@ private final class GeometryStyling: @unchecked Sendable {
   /// Starts the thread (none for a style without fill or line layers).
   func start() {
     guard !layers.isEmpty else { return }
-    Thread {
+    thread = SideThread {
       self.plans = self.layers.map { layer, name in
         GeometryLayerPlan(layer: layer, sources: self.sources.layers(name), zoom: self.zoom)
       }
-      self.done.signal()
-    }.start()
+    }
   }
 
   /// Each layer's plan, in order; nil for a layer that draws nothing.
   func wait() -> [GeometryLayerPlan?] {
-    if !layers.isEmpty { done.wait() }
+    thread?.join()
+    thread = nil
     return plans
   }
 }
