@@ -1,50 +1,80 @@
 import MapMath
 
-/// A uniform grid over rectangles, so that "does this rectangle hit anything placed?" stays fast with
-/// thousands of pins.
+/// A uniform grid over an image, so that "does this rectangle hit anything placed?" stays fast with a
+/// million pins: a flat array of cells, no hashing, no allocation per query.
+///
+/// Rectangles are filed under the cells they cover, clamped to the grid: one partly outside `bounds` goes
+/// to the edge cells, and since clamping keeps the order of coordinates, two rectangles that overlap still
+/// share a cell; any rectangle, however large, costs at most the grid's cells. One farther than `reach`
+/// from `bounds` is not kept (a million pins off a zoomed-in image would crowd the edge cells): a query
+/// reaching farther out than that may miss it.
 struct RectIndex {
-  private let cellSize: Double
-  private var cells: [Cell: [Int]] = [:]
-  private(set) var rects: [(rect: PixelRect, owner: Int)] = []
+  /// How far outside `bounds` a kept rectangle may lie, in points.
+  static let reach = 64.0
+  private let bounds: PixelRect
+  private let kept: PixelRect
+  private let columns: Int
+  private let rows: Int
+  private let cellWidth: Double
+  private let cellHeight: Double
+  private var cells: [[Int]]
+  private var rects: [(rect: PixelRect, owner: Int)] = []
 
-  private struct Cell: Hashable {
-    let column: Int
-    let row: Int
-  }
-
-  init(cellSize: Double = 64) {
-    self.cellSize = cellSize
+  /// A grid of cells about `cellSize` points wide over `bounds` (at most 256 a side).
+  init(bounds: PixelRect, cellSize: Double = 64) {
+    let width = bounds.width.isFinite ? max(bounds.width, 1) : 1
+    let height = bounds.height.isFinite ? max(bounds.height, 1) : 1
+    self.bounds = PixelRect(
+      x: bounds.x.isFinite ? bounds.x : 0, y: bounds.y.isFinite ? bounds.y : 0, width: width, height: height)
+    columns = Int(min(max((width / cellSize).rounded(.up), 1), 256))
+    rows = Int(min(max((height / cellSize).rounded(.up), 1), 256))
+    kept = self.bounds.insetBy(dx: -Self.reach, dy: -Self.reach)
+    cellWidth = width / Double(columns)
+    cellHeight = height / Double(rows)
+    cells = Array(repeating: [], count: columns * rows)
   }
 
   /// Adds a rectangle; `owner` lets a query ignore the rectangles of one place.
   mutating func insert(_ rect: PixelRect, owner: Int) {
+    guard rect.intersects(kept) else { return }
     let index = rects.count
     rects.append((rect, owner))
-    for cell in cells(covering: rect) { cells[cell, default: []].append(index) }
+    let (columnRange, rowRange) = cellRanges(covering: rect)
+    for row in rowRange {
+      for column in columnRange { cells[row * columns + column].append(index) }
+    }
   }
 
   /// True when `rect` overlaps any rectangle not owned by `ignoring`.
   func intersects(_ rect: PixelRect, ignoring: Int? = nil) -> Bool {
-    for cell in cells(covering: rect) {
-      for index in cells[cell] ?? [] {
-        let entry = rects[index]
-        if entry.owner != ignoring && entry.rect.intersects(rect) { return true }
+    let (columnRange, rowRange) = cellRanges(covering: rect)
+    for row in rowRange {
+      for column in columnRange {
+        for index in cells[row * columns + column] {
+          let entry = rects[index]
+          if entry.owner != ignoring && entry.rect.intersects(rect) { return true }
+        }
       }
     }
     return false
   }
 
-  private func cells(covering rect: PixelRect) -> [Cell] {
-    let firstColumn = Int((rect.minX / cellSize).rounded(.down))
-    let lastColumn = Int((rect.maxX / cellSize).rounded(.down))
-    let firstRow = Int((rect.minY / cellSize).rounded(.down))
-    let lastRow = Int((rect.maxY / cellSize).rounded(.down))
-    var result: [Cell] = []
-    for row in firstRow...max(firstRow, lastRow) {
-      for column in firstColumn...max(firstColumn, lastColumn) {
-        result.append(Cell(column: column, row: row))
-      }
-    }
-    return result
+  private func cellRanges(covering rect: PixelRect) -> (ClosedRange<Int>, ClosedRange<Int>) {
+    let first = (
+      column(of: rect.minX - bounds.minX, size: cellWidth, count: columns),
+      column(of: rect.minY - bounds.minY, size: cellHeight, count: rows)
+    )
+    let last = (
+      column(of: rect.maxX - bounds.minX, size: cellWidth, count: columns),
+      column(of: rect.maxY - bounds.minY, size: cellHeight, count: rows)
+    )
+    return (min(first.0, last.0)...max(first.0, last.0), min(first.1, last.1)...max(first.1, last.1))
+  }
+
+  /// The cell along one axis holding `offset`, clamped to the grid (a NaN to the first).
+  private func column(of offset: Double, size: Double, count: Int) -> Int {
+    let cell = (offset / size).rounded(.down)
+    guard !cell.isNaN else { return 0 }
+    return Int(max(0, min(cell, Double(count - 1))))
   }
 }

@@ -52,8 +52,8 @@ struct LabelPlacer {
   let spacing: Double
   /// Between the dot and the text of a city.
   let dotGap: Double
-  private var obstacles = RectIndex()
-  private var labels = RectIndex()
+  private var obstacles: RectIndex
+  private var labels: RectIndex
   private(set) var placed: [PlacedLabel] = []
 
   init(
@@ -61,6 +61,8 @@ struct LabelPlacer {
     dotGap: Double = 2.5
   ) {
     bounds = PixelRect(x: 0, y: 0, width: size.width, height: size.height).insetBy(dx: margin, dy: margin)
+    self.obstacles = RectIndex(bounds: bounds)
+    labels = RectIndex(bounds: bounds)
     self.gap = gap
     self.spacing = spacing
     self.dotGap = dotGap

@@ -93,12 +93,12 @@ final class OverlayLayout {
     -> (placed: [Placed], dropped: [Int], beyondPadding: [Int])
   {
     let points = annotations.map { camera.point(for: $0.coordinate) }
-    var blockers = RectIndex()
+    let image = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
+    var blockers = RectIndex(bounds: image)
     for (index, point) in points.enumerated() {
       blockers.insert(pin.headRect.offsetBy(dx: point.x, dy: point.y), owner: index)
     }
     for obstacle in obstacles { blockers.insert(obstacle, owner: -1) }
-    let image = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
     let inner = image.insetBy(dx: OverlayLayout.margin, dy: OverlayLayout.margin)
     // The padding as the fit keeps it (at most a quarter of the smaller side), less the half point by which
     // the fit's whole-point alignment may move the map.

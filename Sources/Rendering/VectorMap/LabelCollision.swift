@@ -8,13 +8,15 @@ struct LabelCollision {
   static let margin = 2.0
 
   let bounds: PixelRect
-  private var obstacles = RectIndex()
-  private var labels = RectIndex()
+  private var obstacles: RectIndex
+  private var labels: RectIndex
   private var centersByText: [String: [PixelPoint]] = [:]
 
   init(size: PixelSize, obstacles: [PixelRect]) {
     bounds = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
       .insetBy(dx: Self.margin, dy: Self.margin)
+    self.obstacles = RectIndex(bounds: bounds)
+    labels = RectIndex(bounds: bounds)
     for obstacle in obstacles where Self.isUsable(obstacle) { self.obstacles.insert(obstacle, owner: -1) }
   }
 
