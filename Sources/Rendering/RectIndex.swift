@@ -7,10 +7,8 @@ import MapMath
 /// to the edge cells, and since clamping keeps the order of coordinates, two rectangles that overlap still
 /// share a cell; any rectangle, however large, costs at most the grid's cells. One farther than `reach`
 /// from `bounds` is not kept (a million pins off a zoomed-in image would crowd the edge cells): a query
-/// reaching farther out than that may miss it.
+/// must not reach farther out than that.
 struct RectIndex {
-  /// How far outside `bounds` a kept rectangle may lie, in points.
-  static let reach = 64.0
   private let bounds: PixelRect
   private let kept: PixelRect
   private let columns: Int
@@ -20,15 +18,16 @@ struct RectIndex {
   private var cells: [[Int]]
   private var rects: [(rect: PixelRect, owner: Int)] = []
 
-  /// A grid of cells about `cellSize` points wide over `bounds` (at most 256 a side).
-  init(bounds: PixelRect, cellSize: Double = 64) {
+  /// A grid of cells about `cellSize` points wide over `bounds` (at most 256 a side), keeping the
+  /// rectangles that come within `reach` points of it.
+  init(bounds: PixelRect, cellSize: Double = 64, reach: Double = 64) {
     let width = bounds.width.isFinite ? max(bounds.width, 1) : 1
     let height = bounds.height.isFinite ? max(bounds.height, 1) : 1
     self.bounds = PixelRect(
       x: bounds.x.isFinite ? bounds.x : 0, y: bounds.y.isFinite ? bounds.y : 0, width: width, height: height)
     columns = Int(min(max((width / cellSize).rounded(.up), 1), 256))
     rows = Int(min(max((height / cellSize).rounded(.up), 1), 256))
-    kept = self.bounds.insetBy(dx: -Self.reach, dy: -Self.reach)
+    kept = self.bounds.insetBy(dx: -reach, dy: -reach)
     cellWidth = width / Double(columns)
     cellHeight = height / Double(rows)
     cells = Array(repeating: [], count: columns * rows)

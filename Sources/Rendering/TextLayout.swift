@@ -22,6 +22,8 @@ final class TextLayout {
   private let font: FontSpec
   private let maxWidth: Double?
   private let letterSpacing: Double
+  /// Whether the text was cut to `maxWidth` when measured: a layout made again is cut the same way.
+  private let isEllipsized: Bool
   /// The logical size in points.
   let size: PixelSize
   /// Distance from the top to the first baseline, in points.
@@ -47,6 +49,7 @@ final class TextLayout {
     self.letterSpacing = letterSpacing
     let layout = Self.makeLayout(
       text: single, font: font, maxWidth: maxWidth, letterSpacing: letterSpacing, context: context)
+    isEllipsized = pango_layout_get_width(layout) >= 0
     let scale = Double(TextLayout.pangoScale)
     let logical = TextLayout.logicalRect(layout)
     offset = PixelPoint(x: -Double(logical.x) / scale, y: -Double(logical.y) / scale)
@@ -61,8 +64,10 @@ final class TextLayout {
     }
   }
 
+  /// A layout of `text`, cut to `maxWidth` when it is wider (or, with `ellipsized` given, as that says).
   private static func makeLayout(
-    text: String, font: FontSpec, maxWidth: Double?, letterSpacing: Double, context: OpaquePointer
+    text: String, font: FontSpec, maxWidth: Double?, letterSpacing: Double, context: OpaquePointer,
+    ellipsized: Bool? = nil
   ) -> OpaquePointer {
     let layout = pango_cairo_create_layout(context)!
     let pangoContext = pango_layout_get_context(layout)
@@ -84,18 +89,24 @@ final class TextLayout {
     pango_layout_set_text(layout, text, -1)
     // Only a text that is too long gets a width: a set width also aligns right-to-left text to its right
     // edge, which would move a short Arabic or Hebrew title away from its bubble's left padding.
-    if let maxWidth, Double(TextLayout.logicalRect(layout).width) / scale > maxWidth {
+    if let maxWidth,
+      ellipsized ?? (Double(TextLayout.logicalRect(layout).width) / scale > maxWidth)
+    {
       pango_layout_set_width(layout, Int32(maxWidth * scale))
       pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
     }
     return layout
   }
 
+  /// Whether the Pango layout is held now (for tests).
+  var holdsLayout: Bool { layout != nil }
+
   /// The layout, made again on `context` (then kept) if it was let go.
   private func layout(for context: OpaquePointer) -> OpaquePointer {
     if let layout { return layout }
     let made = Self.makeLayout(
-      text: text, font: font, maxWidth: maxWidth, letterSpacing: letterSpacing, context: context)
+      text: text, font: font, maxWidth: maxWidth, letterSpacing: letterSpacing, context: context,
+      ellipsized: isEllipsized)
     layout = made
     return made
   }

@@ -177,6 +177,19 @@ final class GoldenMapTests: XCTestCase {
     let uses = svg.components(separatedBy: "<use xlink:href=\"#surface").dropFirst()
     let perTarget = Dictionary(grouping: uses) { $0.prefix { $0 != "\"" } }.mapValues(\.count)
     XCTAssertEqual(perTarget.values.max(), 300, "\(perTarget)")
+    // Each placed at its place: the same offset from every place's point to its pin's origin.
+    let translations = svg.components(separatedBy: "transform=\"matrix(1,0,0,1,").dropFirst().map {
+      $0.prefix { $0 != ")" }.split(separator: ",").compactMap { Double($0) }
+    }.filter { $0.count == 2 }
+    let points = svgResult.layout.annotations.map(\.point)
+    XCTAssertEqual(points.count, 300)
+    let offsets = Set(
+      zip(
+        translations.sorted { ($0[1], $0[0]) < ($1[1], $1[0]) }, points.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+      )
+      .map { "\((($0[0] - $1.x) * 100).rounded()),\((($0[1] - $1.y) * 100).rounded())" })
+    // The symbol's corner: the pin's extent and 2 pt more, left of and above the tip (head radius 7.5).
+    XCTAssertEqual(offsets, ["-1050.0,-3800.0"])
     // Drawn 300 times, the pins alone were over 1 MB of SVG and 350 KB of PDF (the basemap is some 50 KB).
     XCTAssertLessThan(svgResult.data.count, 300_000)
     let pdf = try render(places, size: PixelSize(width: 800, height: 600)) {

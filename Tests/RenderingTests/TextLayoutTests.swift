@@ -29,6 +29,20 @@ final class TextLayoutTests: XCTestCase {
     return try canvas.finish()
   }
 
+  func testALayoutLetGoIsNotHeldUntilDrawn() throws {
+    let measuring = MeasuringContext()
+    let font = FontSpec(family: "DejaVu Sans", size: 14, bold: false)
+    let kept = TextLayout(text: "Esplanadi", font: font, maxWidth: 150, context: measuring.context)
+    let letGo = TextLayout(
+      text: "Esplanadi", font: font, maxWidth: 150, context: measuring.context, keepsLayout: false)
+    XCTAssertTrue(kept.holdsLayout)
+    XCTAssertFalse(letGo.holdsLayout)
+    XCTAssertEqual(letGo.size, kept.size)
+    let canvas = try Canvas(format: .png, pixelWidth: 100, pixelHeight: 30, scale: 1)
+    letGo.draw(at: PixelPoint(x: 2, y: 2), in: canvas.context)
+    XCTAssertTrue(letGo.holdsLayout)
+  }
+
   func testALayoutLetGoDrawsAsOneKept() throws {
     for format in [OutputFormat.png, .svg] {
       let kept = try drawn(keepsLayout: true, format: format)

@@ -1,3 +1,4 @@
+import CCairo
 import Foundation
 import ImageCodecs
 import MapMath
@@ -12,6 +13,17 @@ final class TrackRenderingTests: XCTestCase {
     MapTrack(
       id: id, name: id, segments: [points.map { Coordinate(latitude: $0.0, longitude: $0.1) }],
       showsDirection: direction)
+  }
+
+  /// Rows from `from` to `to` and back, `step` apart, joined at their ends.
+  private func serpentine(rows: Int, top: Double, step: Double, from: Double, to: Double) -> [PixelPoint] {
+    var line: [PixelPoint] = []
+    for row in 0..<rows {
+      let y = top + Double(row) * step
+      let ends = [PixelPoint(x: from, y: y), PixelPoint(x: to, y: y)]
+      line += row.isMultiple(of: 2) ? ends : ends.reversed()
+    }
+    return line
   }
 
   func testOnlyTracksStillFitTheMap() throws {
@@ -73,12 +85,7 @@ final class TrackRenderingTests: XCTestCase {
   func testALongTranslucentLineDrawnInRunsCrossesItselfEvenly() throws {
     // A serpentine of long legs, then a vertical line of 600 points across them: over 512 points, so the
     // image gets it in runs, and the vertical line crosses legs stroked in other runs.
-    var serpentine: [PixelPoint] = []
-    for row in 0..<28 {
-      let y = 15 + Double(row) * 20
-      let ends = [PixelPoint(x: 20, y: y), PixelPoint(x: 580, y: y)]
-      serpentine += row.isMultiple(of: 2) ? ends : ends.reversed()
-    }
+    let serpentine = serpentine(rows: 28, top: 15, step: 20, from: 20, to: 580)
     let vertical = (0..<600).map { PixelPoint(x: 300.5, y: Double($0)) }
     var style = TrackStyle()
     style.color = Color(red: 0, green: 0, blue: 1, alpha: 0.5)
@@ -98,27 +105,63 @@ final class TrackRenderingTests: XCTestCase {
     XCTAssertEqual(Int(crossing.blue), 255, accuracy: 2)
   }
 
-  func testARoutePassingASpotManyTimesShowsItsWayThereOnce() throws {
-    // Forty passes the same way along one street look as one pass: chevrons stacked forty times would
-    // turn their soft edges solid white.
-    func draw(passes: Int) throws -> RasterImage {
-      let canvas = try Canvas(format: .png, pixelWidth: 300, pixelHeight: 60, scale: 1)
-      canvas.drawing.fillRect(PixelRect(x: 0, y: 0, width: 300, height: 60), color: .white)
-      let street = [PixelPoint(x: 10, y: 30.3), PixelPoint(x: 290, y: 30.3)]
-      TrackLineLayer(style: TrackStyle()).draw(
-        [(Array(repeating: street, count: passes), true)], on: canvas)
-      return try PNGCodec.decode(try canvas.finish())
+  func testARoutePassingASpotManyTimesShowsItsWayThereOnce() {
+    // Forty passes the same way along one street get the chevrons of one; the way back gets its own.
+    let layer = TrackLineLayer(style: TrackStyle())
+    let street = [PixelPoint(x: 10, y: 30.3), PixelPoint(x: 290, y: 30.3)]
+    func chevrons(_ pieces: [[PixelPoint]]) -> Int {
+      var count = 0
+      layer.forEachChevron(along: pieces) { _ in count += 1 }
+      return count
     }
-    let once = try draw(passes: 1)
-    let forty = try draw(passes: 40)
-    var largest = 0
-    for index in once.rgba.indices {
-      largest = max(largest, abs(Int(once.rgba[index]) - Int(forty.rgba[index])))
+    let once = chevrons([street])
+    XCTAssertGreaterThan(once, 4)
+    XCTAssertEqual(chevrons(Array(repeating: street, count: 40)), once)
+    XCTAssertEqual(chevrons([street, street.reversed()]), 2 * once)
+  }
+
+  func testALongLineDrawnInRunsLooksAsOneStroke() throws {
+    // A serpentine of 600 points with long legs and short steps, opaque: in runs on the image it must look
+    // as Cairo strokes it whole, with no segment lost where a run ends.
+    var line = serpentine(rows: 150, top: 10, step: 3.8, from: 20, to: 380)
+    line += (0..<300).map { PixelPoint(x: 390, y: 10 + Double($0) * 1.9) }
+    // Opaque, and translucent (each colour laid once over its runs, the group clipped to the line's box).
+    for alpha in [1, 0.5] {
+      var style = TrackStyle()
+      style.color = Color(red: 0.8, green: 0.1, blue: 0.5, alpha: alpha)
+      style.casingColor = Color(red: 1, green: 1, blue: 1, alpha: alpha)
+      try assertRunsLookAsOneStroke(line, style: style)
     }
-    XCTAssertLessThanOrEqual(largest, 3)
-    // And the chevrons are there: white inside the indigo line.
-    let whiteInLine = (10..<290).filter { once.pixel(x: $0, y: 30).red > 200 }.count
-    XCTAssertGreaterThan(whiteInLine, 5)
+  }
+
+  private func assertRunsLookAsOneStroke(_ line: [PixelPoint], style: TrackStyle) throws {
+    func canvas() throws -> Canvas {
+      let canvas = try Canvas(format: .png, pixelWidth: 400, pixelHeight: 600, scale: 1)
+      canvas.drawing.fillRect(
+        PixelRect(x: 0, y: 0, width: 400, height: 600), color: Color(red: 0, green: 0, blue: 0))
+      return canvas
+    }
+    let inRuns = try canvas()
+    TrackLineLayer(style: style).draw([([line], false)], on: inRuns)
+    let whole = try canvas()
+    let cr = whole.context
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+    for (width, color) in [
+      (style.width + 2 * style.casingWidth, style.casingColor), (style.width, style.color),
+    ] {
+      cairo_set_line_width(cr, width)
+      whole.drawing.setColor(color)
+      cairo_move_to(cr, line[0].x, line[0].y)
+      for point in line.dropFirst() { cairo_line_to(cr, point.x, point.y) }
+      cairo_stroke(cr)
+    }
+    let a = try PNGCodec.decode(try inRuns.finish())
+    let b = try PNGCodec.decode(try whole.finish())
+    var different = 0
+    for index in a.rgba.indices where abs(Int(a.rgba[index]) - Int(b.rgba[index])) > 100 { different += 1 }
+    XCTAssertEqual(different, 0, "alpha \(style.color.alpha)")
+    XCTAssertGreaterThan(a.rgba.count { $0 > 100 }, 100_000, "the line is drawn")
   }
 
   func testSimplificationKeepsTheShapeWithinTheTolerance() {

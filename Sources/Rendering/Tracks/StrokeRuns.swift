@@ -27,15 +27,35 @@ struct StrokeRuns {
   private var inPath = 0
   private var length = 0.0
 
-  /// Strokes what `addLines` adds in `color`; `points` is how many points it adds in all.
+  /// Strokes what `addLines` adds in `color`; `points` is how many points it adds in all and `box` holds
+  /// them all (nil: none). A translucent colour in runs is laid through a group clipped to `box` (a group
+  /// is otherwise the whole image, made and laid for every line).
   static func stroke(
-    points: Int, color: Color, on canvas: Canvas, _ addLines: (inout StrokeRuns) -> Void
+    points: Int, box: PixelRect?, color: Color, on canvas: Canvas, _ addLines: (inout StrokeRuns) -> Void
   ) {
+    guard let box else { return }
     let cr = canvas.context
     let inRuns =
       points > pointsPerStroke && cairo_surface_get_type(canvas.surface) == CAIRO_SURFACE_TYPE_IMAGE
     let grouped = inRuns && color.alpha < 1
-    if grouped { cairo_push_group(cr) }
+    if grouped {
+      // Half the width and the round caps' reach, plus a pixel for the antialiasing; on whole device
+      // pixels, so that Cairo clips by a region, not by a mask on every stroke.
+      let reach = cairo_get_line_width(cr) / 2 + 1
+      var (x0, y0, x1, y1) = (box.minX - reach, box.minY - reach, box.maxX + reach, box.maxY + reach)
+      cairo_user_to_device(cr, &x0, &y0)
+      cairo_user_to_device(cr, &x1, &y1)
+      var matrix = cairo_matrix_t()
+      cairo_get_matrix(cr, &matrix)
+      cairo_save(cr)
+      cairo_identity_matrix(cr)
+      let left = min(x0, x1).rounded(.down)
+      let top = min(y0, y1).rounded(.down)
+      cairo_rectangle(cr, left, top, max(x0, x1).rounded(.up) - left, max(y0, y1).rounded(.up) - top)
+      cairo_clip(cr)
+      cairo_set_matrix(cr, &matrix)
+      cairo_push_group(cr)
+    }
     canvas.drawing.setColor(grouped ? Color(red: color.red, green: color.green, blue: color.blue) : color)
     var runs = StrokeRuns(cr: cr, inRuns: inRuns)
     addLines(&runs)
@@ -43,12 +63,23 @@ struct StrokeRuns {
     if grouped {
       cairo_pop_group_to_source(cr)
       cairo_paint_with_alpha(cr, color.alpha)
+      cairo_restore(cr)
     }
   }
 
   private init(cr: OpaquePointer, inRuns: Bool) {
     self.cr = cr
     self.inRuns = inRuns
+  }
+
+  /// The box around `points` (nil for none).
+  static func box(around points: some Sequence<PixelPoint>) -> PixelRect? {
+    var box: PixelRect?
+    for point in points {
+      let dot = PixelRect(x: point.x, y: point.y, width: 0, height: 0)
+      box = box?.union(dot) ?? dot
+    }
+    return box
   }
 
   /// Adds one polyline; a single point is drawn as a dot (a cap).

@@ -35,8 +35,12 @@ struct TrackLineLayer {
     for (pieces, showsDirection) in lines where showsDirection {
       cairo_set_line_width(cr, max(0.8, style.routeWidth * 0.4))
       var count = 0
-      forEachChevron(along: pieces) { _ in count += 3 }
-      StrokeRuns.stroke(points: count, color: style.chevronColor, on: canvas) { runs in
+      var box: PixelRect?
+      forEachChevron(along: pieces) { chevron in
+        count += chevron.count
+        box = StrokeRuns.box(around: chevron).map { box?.union($0) ?? $0 }
+      }
+      StrokeRuns.stroke(points: count, box: box, color: style.chevronColor, on: canvas) { runs in
         forEachChevron(along: pieces) { runs.add($0) }
       }
     }
@@ -44,7 +48,10 @@ struct TrackLineLayer {
   }
 
   private func stroke(_ pieces: [[PixelPoint]], color: Color, on canvas: Canvas) {
-    StrokeRuns.stroke(points: pieces.reduce(0) { $0 + $1.count }, color: color, on: canvas) { runs in
+    StrokeRuns.stroke(
+      points: pieces.reduce(0) { $0 + $1.count }, box: StrokeRuns.box(around: pieces.joined()), color: color,
+      on: canvas
+    ) { runs in
       for piece in pieces { runs.add(piece) }
     }
   }
@@ -55,7 +62,7 @@ struct TrackLineLayer {
   /// spacing: a route that passes a spot many times shows its way there once, and a route through a
   /// million places draws a number of chevrons bounded by the image, not millions. They are made twice
   /// (counted, then drawn) rather than kept.
-  private func forEachChevron(along pieces: [[PixelPoint]], _ body: ([PixelPoint]) -> Void) {
+  func forEachChevron(along pieces: [[PixelPoint]], _ body: ([PixelPoint]) -> Void) {
     let size = style.routeWidth * 0.7
     let spacing = max(style.chevronSpacing, 8)
     var taken = Set<ChevronSpot>()

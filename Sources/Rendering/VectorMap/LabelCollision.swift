@@ -15,8 +15,9 @@ struct LabelCollision {
   init(size: PixelSize, obstacles: [PixelRect]) {
     bounds = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
       .insetBy(dx: Self.margin, dy: Self.margin)
-    self.obstacles = RectIndex(bounds: bounds)
-    labels = RectIndex(bounds: bounds)
+    // Queries grow by the style's text-padding, at most 256 points.
+    self.obstacles = RectIndex(bounds: bounds, reach: 256 + 2 * Self.margin)
+    labels = RectIndex(bounds: bounds, reach: 256 + 2 * Self.margin)
     for obstacle in obstacles where Self.isUsable(obstacle) { self.obstacles.insert(obstacle, owner: -1) }
   }
 
