@@ -60,18 +60,18 @@ struct RectIndex {
 
   private func cellRanges(covering rect: PixelRect) -> (ClosedRange<Int>, ClosedRange<Int>) {
     let first = (
-      column(of: rect.minX - bounds.minX, size: cellWidth, count: columns),
-      column(of: rect.minY - bounds.minY, size: cellHeight, count: rows)
+      cell(at: rect.minX - bounds.minX, size: cellWidth, count: columns),
+      cell(at: rect.minY - bounds.minY, size: cellHeight, count: rows)
     )
     let last = (
-      column(of: rect.maxX - bounds.minX, size: cellWidth, count: columns),
-      column(of: rect.maxY - bounds.minY, size: cellHeight, count: rows)
+      cell(at: rect.maxX - bounds.minX, size: cellWidth, count: columns),
+      cell(at: rect.maxY - bounds.minY, size: cellHeight, count: rows)
     )
     return (min(first.0, last.0)...max(first.0, last.0), min(first.1, last.1)...max(first.1, last.1))
   }
 
   /// The cell along one axis holding `offset`, clamped to the grid (a NaN to the first).
-  private func column(of offset: Double, size: Double, count: Int) -> Int {
+  private func cell(at offset: Double, size: Double, count: Int) -> Int {
     let cell = (offset / size).rounded(.down)
     guard !cell.isNaN else { return 0 }
     return Int(max(0, min(cell, Double(count - 1))))

@@ -28,17 +28,19 @@ struct StrokeRuns {
   private var length = 0.0
 
   /// Strokes what `addLines` adds in `color`; `points` is how many points it adds in all and `box` holds
-  /// them all (nil: none). A translucent colour in runs is laid through a group clipped to `box` (a group
-  /// is otherwise the whole image, made and laid for every line).
+  /// them all. A translucent colour in runs is laid through a group clipped to `box` (a group is otherwise
+  /// the whole image, made and laid for every line); `box` is asked for only then.
   static func stroke(
-    points: Int, box: PixelRect?, color: Color, on canvas: Canvas, _ addLines: (inout StrokeRuns) -> Void
+    points: Int, box: @autoclosure () -> PixelRect?, color: Color, on canvas: Canvas,
+    _ addLines: (inout StrokeRuns) -> Void
   ) {
-    guard let box else { return }
+    guard points > 0 else { return }
     let cr = canvas.context
     let inRuns =
       points > pointsPerStroke && cairo_surface_get_type(canvas.surface) == CAIRO_SURFACE_TYPE_IMAGE
-    let grouped = inRuns && color.alpha < 1
-    if grouped {
+    let groupBox = inRuns && color.alpha < 1 ? box() : nil
+    let grouped = groupBox != nil
+    if let box = groupBox {
       // Half the width and the round caps' reach, plus a pixel for the antialiasing; on whole device
       // pixels, so that Cairo clips by a region, not by a mask on every stroke.
       let reach = cairo_get_line_width(cr) / 2 + 1
