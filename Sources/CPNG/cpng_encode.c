@@ -85,11 +85,11 @@ int pick_filter(const unsigned char *const *runs, const uint32_t *counts, uint32
                 int bpp) {
   size_t sample_rows = 0;
   for (uint32_t run = 0; run < run_count; run++) sample_rows += counts[run];
-  unsigned char *none = malloc((row_bytes + 1) * sample_rows);
-  unsigned char *paeth = malloc((row_bytes + 1) * sample_rows);
-  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(3);
+  unsigned char *none = scratch_take((row_bytes + 1) * sample_rows);
+  unsigned char *paeth = scratch_take((row_bytes + 1) * sample_rows);
+  struct libdeflate_compressor *compressor = compressor_take(3);
   const size_t bound = compressor ? libdeflate_deflate_compress_bound(compressor, (row_bytes + 1) * sample_rows) : 0;
-  unsigned char *scratch = bound ? malloc(bound) : NULL;
+  unsigned char *scratch = bound ? scratch_take(bound) : NULL;
   int filter = -1;
   if (none && paeth && scratch) {
     size_t sampled = 0;
@@ -106,10 +106,10 @@ int pick_filter(const unsigned char *const *runs, const uint32_t *counts, uint32
     const size_t paeth_size = libdeflate_deflate_compress(compressor, paeth, n, scratch, bound);
     filter = paeth_size < none_size ? FILTER_PAETH : FILTER_NONE;
   }
-  free(none);
-  free(paeth);
-  free(scratch);
-  libdeflate_free_compressor(compressor);
+  scratch_give(none);
+  scratch_give(paeth);
+  scratch_give(scratch);
+  compressor_give(compressor, 3);
   return filter;
 }
 
@@ -121,7 +121,7 @@ static int choose_filter(const unsigned char *pixels, uint32_t width, uint32_t h
   const size_t row_bytes = (size_t)width * bpp;
   uint32_t first[SAMPLE_RUNS], count[SAMPLE_RUNS];
   const uint32_t run_count = filter_sample_runs(height, first, count);
-  unsigned char *converted = malloc(row_bytes * SAMPLE_RUNS * SAMPLE_RUN_ROWS);
+  unsigned char *converted = scratch_take(row_bytes * SAMPLE_RUNS * SAMPLE_RUN_ROWS);
   if (!converted) return -1;
   const unsigned char *runs[SAMPLE_RUNS];
   size_t offset = 0;
@@ -131,7 +131,7 @@ static int choose_filter(const unsigned char *pixels, uint32_t width, uint32_t h
       convert_row(pixels + (size_t)(first[run] + row) * stride, width, opaque, converted + offset);
   }
   const int filter = pick_filter(runs, count, run_count, row_bytes, bpp);
-  free(converted);
+  scratch_give(converted);
   return filter;
 }
 
@@ -187,7 +187,7 @@ static int encode_buffered(const unsigned char *pixels, uint32_t width, uint32_t
   }
   const int status = write_png(width, height, opaque, stream, stream_size, png_out, png_size);
   if (status != 0) copy_message(error, error_size, "out of memory");
-  free(stream);
+  scratch_give(stream);
   return status;
 }
 

@@ -112,6 +112,14 @@ struct libdeflate_compressor;
 unsigned char *deflate_stream_piece(struct libdeflate_compressor *compressor, const unsigned char *input,
                                     size_t length, int is_last, void *walk_room, size_t *size);
 
+/* Memory kept between encodes (cpng_scratch.c): `scratch_take` is malloc (uninitialised, NULL when out of
+   memory) and `scratch_give` its free (NULL ignored); a compressor taken for a level goes back for that
+   level (NULL ignored). Thread-safe. */
+void *scratch_take(size_t bytes);
+void scratch_give(void *memory);
+struct libdeflate_compressor *compressor_take(int level);
+void compressor_give(struct libdeflate_compressor *compressor, int level);
+
 /* The bytes of scratch `deflate_continue_after` needs (cpng_deflate_walk.c). */
 size_t deflate_walk_room(void);
 

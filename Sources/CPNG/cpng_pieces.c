@@ -50,12 +50,12 @@ static int deflate_piece(piece_job *job, uint32_t piece, piece_worker_room *room
 unsigned char *deflate_stream_piece(struct libdeflate_compressor *compressor, const unsigned char *input,
                                     size_t length, int is_last, void *walk_room, size_t *size) {
   const size_t capacity = libdeflate_deflate_compress_bound(compressor, length) + 5;
-  unsigned char *output = malloc(capacity);
+  unsigned char *output = scratch_take(capacity);
   if (!output) return NULL;
   *size = libdeflate_deflate_compress(compressor, input, length, output, capacity - 5);
   if (*size != 0 && !is_last) *size = deflate_continue_after(output, *size, walk_room);
   if (*size == 0) {
-    free(output);
+    scratch_give(output);
     return NULL;
   }
   return output;
@@ -64,15 +64,14 @@ unsigned char *deflate_stream_piece(struct libdeflate_compressor *compressor, co
 static void *piece_worker(void *argument) {
   piece_job *job = argument;
   const size_t row_bytes = (size_t)job->width * (job->opaque ? 3 : 4);
-  piece_worker_room room = {libdeflate_alloc_compressor(job->level), malloc(row_bytes * 2),
-                            malloc(deflate_walk_room())};
+  piece_worker_room room = {compressor_take(job->level), malloc(row_bytes * 2), malloc(deflate_walk_room())};
   for (int64_t piece; (piece = take_task(&job->tasks)) >= 0;) {
     if (!room.compressor || !room.rows || !room.walk_room || deflate_piece(job, (uint32_t)piece, &room) != 0) {
       fail_tasks(&job->tasks);
       break;
     }
   }
-  libdeflate_free_compressor(room.compressor);
+  compressor_give(room.compressor, job->level);
   free(room.rows);
   free(room.walk_room);
   return NULL;
@@ -83,22 +82,22 @@ static unsigned char *deflate_whole(const unsigned char *pixels, uint32_t width,
                                     uint32_t stride, int opaque, int filter, int level, size_t *stream_size) {
   const size_t row_bytes = (size_t)width * (opaque ? 3 : 4);
   const size_t filtered_size = (row_bytes + 1) * height;
-  unsigned char *filtered = malloc(filtered_size);
+  unsigned char *filtered = scratch_take(filtered_size);
   unsigned char *rows = malloc(row_bytes * 2);
-  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
+  struct libdeflate_compressor *compressor = compressor_take(level);
   const size_t bound = compressor ? libdeflate_zlib_compress_bound(compressor, filtered_size) : 0;
-  unsigned char *stream = filtered && rows && bound ? malloc(bound) : NULL;
+  unsigned char *stream = filtered && rows && bound ? scratch_take(bound) : NULL;
   if (stream) {
     filter_rows(pixels, width, stride, opaque, filter, 0, height, rows, filtered);
     *stream_size = libdeflate_zlib_compress(compressor, filtered, filtered_size, stream, bound);
     if (*stream_size == 0) {
-      free(stream);
+      scratch_give(stream);
       stream = NULL;
     }
   }
-  free(filtered);
+  scratch_give(filtered);
   free(rows);
-  libdeflate_free_compressor(compressor);
+  compressor_give(compressor, level);
   return stream;
 }
 
@@ -123,7 +122,7 @@ unsigned char *deflate_in_pieces(const unsigned char *pixels, uint32_t width, ui
   job->level = level;
   job->rows_per_piece = (uint32_t)((height + wanted - 1) / wanted);
   job->pieces = (height + job->rows_per_piece - 1) / job->rows_per_piece;
-  job->filtered = malloc(filtered_size);
+  job->filtered = scratch_take(filtered_size);
   task_queue_init(&job->tasks, job->pieces);
   unsigned char *stream = NULL;
   if (job->filtered) {
@@ -134,8 +133,8 @@ unsigned char *deflate_in_pieces(const unsigned char *pixels, uint32_t width, ui
                                 stream_size);
     }
   }
-  for (uint32_t piece = 0; piece < job->pieces; piece++) free(job->outputs[piece]);
-  free(job->filtered);
+  for (uint32_t piece = 0; piece < job->pieces; piece++) scratch_give(job->outputs[piece]);
+  scratch_give(job->filtered);
   task_queue_destroy(&job->tasks);
   free(job);
   return stream;

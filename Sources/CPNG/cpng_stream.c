@@ -123,7 +123,7 @@ static int deflate_segment_band(segment_job *job, uint32_t band, struct libdefla
 
 static void *segment_worker(void *argument) {
   segment_job *job = argument;
-  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(job->stream->level);
+  struct libdeflate_compressor *compressor = compressor_take(job->stream->level);
   void *walk_room = malloc(deflate_walk_room());
   for (int64_t band; (band = take_task(&job->tasks)) >= 0;) {
     if (!compressor || !walk_room || deflate_segment_band(job, (uint32_t)band, compressor, walk_room) != 0) {
@@ -131,7 +131,7 @@ static void *segment_worker(void *argument) {
       break;
     }
   }
-  libdeflate_free_compressor(compressor);
+  compressor_give(compressor, job->stream->level);
   free(walk_room);
   return NULL;
 }
@@ -199,7 +199,7 @@ static int flush_segment(cpng_stream *stream, uint32_t rows) {
   } else {
     status = -1;
   }
-  for (uint32_t band = 0; band < job.bands; band++) free(job.pieces[band]);
+  for (uint32_t band = 0; band < job.bands; band++) scratch_give(job.pieces[band]);
   if (status != 0) return -1;
 
   /* The row the next segment's first row is filtered from. */

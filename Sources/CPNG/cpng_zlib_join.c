@@ -15,7 +15,7 @@ unsigned char *join_zlib_pieces(unsigned char *const *pieces, const size_t *size
                                 const size_t *lengths, uint32_t count, int level, size_t *stream_size) {
   size_t size = 2 + 4;
   for (uint32_t piece = 0; piece < count; piece++) size += sizes[piece];
-  unsigned char *stream = malloc(size);
+  unsigned char *stream = scratch_take(size);
   if (!stream) return NULL;
   zlib_header_bytes(level, stream);
   size_t offset = 2;

@@ -73,6 +73,9 @@ public enum PNGCodec {
   /// once (an opaque 1200×800 map in 10 pieces): small enough that two or four cores get even shares, large enough
   /// that a piece's fresh window costs well under 1 % of the file.
   public static let defaultPieceBytes = 256 << 10
+  /// The bytes the encoder keeps between encodes for the next one (filtered rows, pieces, streams), at
+  /// most 48 MiB whatever was encoded.
+  static var keptScratchBytes: Int { cpng_kept_scratch_bytes() }
 
   /// Encodes premultiplied native-endian ARGB32 rows (Cairo's image format) as PNG bytes. With `opaque`
   /// (every pixel must be fully opaque) the alpha channel is left out. The same pixels always give the same

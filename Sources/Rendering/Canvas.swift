@@ -49,7 +49,7 @@ final class Canvas {
     let created: OpaquePointer?
     switch format {
     case .png:
-      created = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight))
+      created = SurfaceMemory.imageSurface(width: pixelWidth, height: pixelHeight)
     case .svg:
       created = cairo_svg_surface_create_for_stream(
         writeToSink, Unmanaged.passUnretained(sink).toOpaque(), Double(pixelWidth), Double(pixelHeight))
@@ -104,7 +104,7 @@ final class Canvas {
     }
     try self.init(
       band: rows, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale,
-      surface: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(rows.count)))
+      surface: SurfaceMemory.imageSurface(width: pixelWidth, height: rows.count))
   }
 
   /// A band's canvas over `surface` (taken over: destroyed on failure too), moved up by the band's top.

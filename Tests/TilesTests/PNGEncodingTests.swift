@@ -1,5 +1,6 @@
 import Foundation
 import Gzip
+import Locking
 import TestSupport
 import XCTest
 
@@ -167,6 +168,48 @@ final class PNGEncodingTests: XCTestCase {
     let pieces = try encode(tall, width: map.width, opaque: true)
     XCTAssertNotEqual(pieces, whole)
     XCTAssertLessThan(Double(pieces.count), Double(whole.count) * 1.03)
+  }
+
+  /// Encodes running side by side share the memory kept between encodes without mixing it up: images of
+  /// several sizes on four threads, over and over, each reads back as its own pixels, with its own
+  /// bytes, and what is kept afterwards stays within its bound.
+  func testEncodesSideBySideReuseKeptMemoryCleanly() throws {
+    let map = try streetMapPixels()
+    let images: [(pixels: [UInt32], width: Int, opaque: Bool)] = [
+      (map.pixels, map.width, true),
+      (photoLikePixels(width: 300, height: 120, alpha: true), 300, false),
+      (noisePixels(width: 256, height: 64), 256, true),
+      (Array(map.pixels.prefix(map.width * 40)), map.width, true),
+    ]
+    let expected = try images.map {
+      try encode($0.pixels, width: $0.width, opaque: $0.opaque, pieceBytes: 8 << 10)
+    }
+    let expectedPixels = images.map { straightRGBA($0.pixels) }
+    let failures = Locked<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for round in 0..<12 {
+        let index = (thread + round) % images.count
+        let image = images[index]
+        do {
+          let png = try image.pixels.withUnsafeBytes {
+            try PNGCodec.encodeARGB32(
+              $0.baseAddress!, width: image.width, height: image.pixels.count / image.width,
+              stride: image.width * 4, opaque: image.opaque, pieceBytes: 8 << 10)
+          }
+          if png != expected[index] {
+            failures.withLock { $0.append("image \(index), round \(round): bytes") }
+          }
+          if try PNGCodec.decode(png).rgba != expectedPixels[index] {
+            failures.withLock { $0.append("image \(index), round \(round): pixels") }
+          }
+        } catch {
+          failures.withLock { $0.append("image \(index), round \(round): \(error)") }
+        }
+      }
+    }
+    XCTAssertEqual(failures.withLock { $0 }, [])
+    XCTAssertGreaterThan(PNGCodec.keptScratchBytes, 0, "memory is kept for the next encode")
+    XCTAssertLessThanOrEqual(PNGCodec.keptScratchBytes, 48 << 20)
   }
 
   func testTheSamePixelsGiveTheSameBytes() throws {

@@ -60,4 +60,7 @@ void cpng_stream_discard(cpng_stream *stream);
 /// Releases what `cpng_encode_argb32` made.
 void cpng_free(void *pointer);
 
+/// The bytes of memory the encoder keeps between encodes (blocks only, not compressors).
+size_t cpng_kept_scratch_bytes(void);
+
 #endif
