@@ -131,6 +131,9 @@ final class Canvas {
     cairo_scale(context, scale, scale)
   }
 
+  /// The coverage mask thin vector lines are drawn through (an image's; made at first use, kept clear).
+  lazy var thinLineMask = ThinLineMask(over: self)
+
   /// Whether everything drawn so far succeeded.
   var isIntact: Bool { cairo_status(context) == CAIRO_STATUS_SUCCESS }
 

@@ -73,12 +73,12 @@ struct GeometryLayerPlan {
     }
   }
 
-  /// Thin lines (under `coarseAntialiasingWidth` pixels) whose colour differs from the ground by at most
-  /// `coarseAntialiasingContrast` (the largest channel difference, 0…1) are stroked in images with
-  /// Cairo's coarse antialiasing (a 4×4 grid of samples a pixel), in half the time: an edge pixel is then
-  /// off by at most a quarter of that contrast, 8 levels. Footpaths are such lines, and the most costly
-  /// layer of a city map. Lines that stand out more (rails on a light map) and wide lines (whose edges
-  /// lie on their casings, not on the ground) keep exact antialiasing.
+  /// In images, solid lines under `ThinLineMask.maximumWidth` pixels go through the canvas's
+  /// `ThinLineMask`. Dashed ones under `coarseAntialiasingWidth` pixels whose colour differs from the
+  /// ground by at most `coarseAntialiasingContrast` (the largest channel difference, 0…1) are stroked
+  /// with Cairo's coarse antialiasing (a 4×4 grid of samples a pixel), in half the time: an edge pixel
+  /// is then off by at most a quarter of that contrast, 8 levels. Lines that stand out more and wide
+  /// lines (whose edges lie on their casings, not on the ground) keep exact antialiasing.
   static let coarseAntialiasingContrast = 32.0 / 255
   static let coarseAntialiasingWidth = 2.0
 
@@ -111,9 +111,11 @@ struct GeometryLayerPlan {
         }
         cairo_new_path(cr)
         guard let outline else { continue }
-        // One image pixel wide, as MapLibre draws fill outlines, with Cairo's coarser (four times
-        // faster) antialiasing: a hairline along an edge looks no different, and the outline of every
-        // building was a third of a map's drawing time.
+        // One image pixel wide, as MapLibre draws fill outlines.
+        if canvas.format == .png {
+          maskLines(members, tiles, view, drawn, margin, step, width: 1 / canvas.scale, outline, canvas)
+          continue
+        }
         forEachPath(members, tiles, view, drawn, margin, step) { path, geometry in
           path.addLines(geometry, to: cr)
         }
@@ -143,6 +145,9 @@ struct GeometryLayerPlan {
         } else if let dashes = paint.dashes {
           strokeDashed(members, tiles, view, drawn, margin, paint, dashes, canvas, ground)
           continue
+        } else if canvas.format == .png, paint.width * canvas.scale < ThinLineMask.maximumWidth {
+          maskLines(members, tiles, view, drawn, margin, step, width: paint.width, paint.color, canvas)
+          continue
         } else {
           forEachPath(members, tiles, view, drawn, margin, step) { path, geometry in
             path.addLines(geometry, to: cr)
@@ -151,6 +156,21 @@ struct GeometryLayerPlan {
         stroke(paint, canvas, ground: ground)
       }
     }
+  }
+
+  /// Solid lines under two pixels wide `width` points wide through the canvas's `ThinLineMask`.
+  private func maskLines(
+    _ members: [FeatureSlot], _ tiles: [MapTile], _ view: PixelRect, _ drawn: PixelRect?, _ margin: Double,
+    _ step: Double, width: Double, _ color: Color, _ canvas: Canvas
+  ) {
+    let mask = canvas.thinLineMask
+    let scale = canvas.scale
+    forEachPath(members, tiles, view, drawn, margin, step) { path, geometry in
+      path.forEachLine(geometry) { points in
+        mask.addLine(points.map { PixelPoint(x: $0.x * scale, y: $0.y * scale) }, width: width * scale)
+      }
+    }
+    mask.paint(color, on: canvas)
   }
 
   /// Dashed lines keep their pattern's phase where a tile's edge cut them: whole lines share one

@@ -98,6 +98,35 @@ struct TilePath {
     }
   }
 
+  /// Calls `body` with every line of a line feature (or ring of a polygon, closed) as `addLines` would
+  /// add it: in points, thinned, cut at the clip rectangle.
+  func forEachLine(_ geometry: VectorTileGeometry, _ body: ([PixelPoint]) -> Void) {
+    let closeRings = geometry.type == .polygon
+    for part in geometry.parts where part.count >= 2 {
+      let box = bounds(part)
+      guard Self.overlaps(box, visible) else { continue }
+      if clip.contains(box) {
+        var points: [PixelPoint] = []
+        points.reserveCapacity(part.count + 1)
+        var last = point(part[part.startIndex])
+        points.append(last)
+        let end = part.endIndex - 1
+        for index in part.indices.dropFirst() {
+          let p = point(part[index])
+          if index != end, abs(p.x - last.x) < step, abs(p.y - last.y) < step { continue }
+          points.append(p)
+          last = p
+        }
+        if closeRings { points.append(points[0]) }
+        body(points)
+        continue
+      }
+      var points = part.map(point)
+      if closeRings, let first = points.first { points.append(first) }
+      for piece in Clipping.polyline(points, to: ClipWindow(clip)) { body(piece) }
+    }
+  }
+
   /// The feature's lines (a polygon's rings closed into lines) in points, cut at the clip rectangle,
   /// each piece with its distance from its line's start (for dashes).
   func measuredLines(_ geometry: VectorTileGeometry) -> [LinePieces.Piece] {
