@@ -132,7 +132,7 @@ final class Canvas {
   }
 
   /// The coverage mask thin vector lines are drawn through (an image's; made at first use, kept clear).
-  lazy var thinLineMask = ThinLineMask(over: self)
+  lazy var lineCoverageMask = LineCoverageMask(over: self)
 
   /// Whether everything drawn so far succeeded.
   var isIntact: Bool { cairo_status(context) == CAIRO_STATUS_SUCCESS }

@@ -73,8 +73,8 @@ struct GeometryLayerPlan {
     }
   }
 
-  /// In images, solid lines under `ThinLineMask.maximumWidth` pixels go through the canvas's
-  /// `ThinLineMask`. Dashed ones under `coarseAntialiasingWidth` pixels whose colour differs from the
+  /// In images, solid lines under two pixels wide or with round caps and joins go through the canvas's
+  /// `LineCoverageMask`. Dashed ones under `coarseAntialiasingWidth` pixels whose colour differs from the
   /// ground by at most `coarseAntialiasingContrast` (the largest channel difference, 0…1) are stroked
   /// with Cairo's coarse antialiasing (a 4×4 grid of samples a pixel), in half the time: an edge pixel
   /// is then off by at most a quarter of that contrast, 8 levels. Lines that stand out more and wide
@@ -145,7 +145,7 @@ struct GeometryLayerPlan {
         } else if let dashes = paint.dashes {
           strokeDashed(members, tiles, view, drawn, margin, paint, dashes, canvas, ground)
           continue
-        } else if canvas.format == .png, paint.width * canvas.scale < ThinLineMask.maximumWidth {
+        } else if canvas.format == .png, LineCoverageMask.draws(paint, scale: canvas.scale) {
           maskLines(members, tiles, view, drawn, margin, step, width: paint.width, paint.color, canvas)
           continue
         } else {
@@ -158,12 +158,12 @@ struct GeometryLayerPlan {
     }
   }
 
-  /// Solid lines under two pixels wide `width` points wide through the canvas's `ThinLineMask`.
+  /// The members' lines, `width` points wide, in `color` through the canvas's `LineCoverageMask`.
   private func maskLines(
     _ members: [FeatureSlot], _ tiles: [MapTile], _ view: PixelRect, _ drawn: PixelRect?, _ margin: Double,
     _ step: Double, width: Double, _ color: Color, _ canvas: Canvas
   ) {
-    let mask = canvas.thinLineMask
+    let mask = canvas.lineCoverageMask
     let scale = canvas.scale
     forEachPath(members, tiles, view, drawn, margin, step) { path, geometry in
       path.forEachLine(geometry) { points in

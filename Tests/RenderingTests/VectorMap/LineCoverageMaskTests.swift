@@ -2,25 +2,26 @@ import CCairo
 import Foundation
 import ImageCodecs
 import MapMath
+import MapStyle
 import TestSupport
 import XCTest
 
 @testable import Rendering
 
-/// Hairlines drawn through a coverage mask: each pixel covered as far as a band of the line's width
+/// Lines drawn through a coverage mask (hairlines, and round-capped lines of any width): each pixel covered as far as a band of the line's width
 /// across its centre covers it, a line the union (not the sum) of its segments, laid on the right rows of
 /// a band, as much ink as Cairo's exact stroke puts down.
-final class ThinLineMaskTests: XCTestCase {
+final class LineCoverageMaskTests: XCTestCase {
   private func canvas(width: Int = 40, height: Int = 40) throws -> Canvas {
     try Canvas(format: .png, pixelWidth: width, pixelHeight: height, scale: 1)
   }
 
-  private func column(_ mask: ThinLineMask, x: Int, rows: ClosedRange<Int>) -> [UInt8] {
+  private func column(_ mask: LineCoverageMask, x: Int, rows: ClosedRange<Int>) -> [UInt8] {
     rows.map { mask.value(x: x, y: $0) }
   }
 
   func testAHorizontalLineCoversItsRowsByTheShareOfThemItCrosses() throws {
-    let mask = ThinLineMask(over: try canvas())
+    let mask = LineCoverageMask(over: try canvas())
     // One pixel wide, centred on row 10: that row whole, its neighbours untouched.
     mask.addLine([PixelPoint(x: 5, y: 10.5), PixelPoint(x: 30, y: 10.5)], width: 1)
     XCTAssertEqual(column(mask, x: 15, rows: 8...12), [0, 0, 255, 0, 0])
@@ -36,8 +37,8 @@ final class ThinLineMaskTests: XCTestCase {
   }
 
   func testOverlappingSegmentsAreOneLineNotTwo() throws {
-    let once = ThinLineMask(over: try canvas())
-    let twice = ThinLineMask(over: try canvas())
+    let once = LineCoverageMask(over: try canvas())
+    let twice = LineCoverageMask(over: try canvas())
     let zigzag = [PixelPoint(x: 3, y: 3), PixelPoint(x: 20.5, y: 29.5), PixelPoint(x: 35, y: 4)]
     once.addLine(zigzag, width: 1.3)
     twice.addLine(zigzag, width: 1.3)
@@ -51,13 +52,13 @@ final class ThinLineMaskTests: XCTestCase {
 
   func testAsMuchInkAsCairosStroke() throws {
     var generator = SeededGenerator(seed: 3)
-    for width in [0.6, 1.0, 1.7] {
+    for width in [0.6, 1.0, 1.7, 4.5, 11] {
       let points = (0..<12).map { _ in
         PixelPoint(
           x: Double.random(in: 10...190, using: &generator), y: Double.random(in: 10...190, using: &generator)
         )
       }
-      let mask = ThinLineMask(over: try canvas(width: 200, height: 200))
+      let mask = LineCoverageMask(over: try canvas(width: 200, height: 200))
       mask.addLine(points, width: width)
       let maskInk = (0..<200).reduce(0) { sum, y in
         sum + (0..<200).reduce(0) { $0 + Int(mask.value(x: $1, y: y)) }
@@ -91,10 +92,28 @@ final class ThinLineMaskTests: XCTestCase {
     }
   }
 
+  func testSolidHairlinesAndRoundLinesGoThroughTheMask() {
+    func paint(
+      width: Double, cap: LineCap = .butt, join: LineJoin = .miter, gap: Double = 0, dashes: [Double]? = nil
+    )
+      -> LinePaint
+    {
+      LinePaint(
+        color: Color(red: 0, green: 0, blue: 0), width: width, gap: gap, dashes: dashes, cap: cap, join: join,
+        miterLimit: 2)
+    }
+    XCTAssertTrue(LineCoverageMask.draws(paint(width: 1.5), scale: 1))
+    XCTAssertFalse(LineCoverageMask.draws(paint(width: 1.5), scale: 2), "three pixels, mitred: Cairo")
+    XCTAssertTrue(LineCoverageMask.draws(paint(width: 12, cap: .round, join: .round), scale: 2))
+    XCTAssertFalse(LineCoverageMask.draws(paint(width: 12, cap: .round, join: .bevel), scale: 1))
+    XCTAssertFalse(LineCoverageMask.draws(paint(width: 1, dashes: [2, 2]), scale: 1), "dashes: Cairo")
+    XCTAssertFalse(LineCoverageMask.draws(paint(width: 1, gap: 3), scale: 1), "casings with a gap: Cairo")
+  }
+
   func testABandsMaskLandsOnItsRowsAndIsClearedAfter() throws {
     let image = try canvas()
     let band = try Canvas(band: 20..<40, of: image)
-    let mask = band.thinLineMask
+    let mask = band.lineCoverageMask
     XCTAssertEqual(mask.top, 20)
     mask.addLine([PixelPoint(x: 0, y: 30.5), PixelPoint(x: 40, y: 30.5)], width: 1)
     // A line outside the band's rows leaves the mask untouched.

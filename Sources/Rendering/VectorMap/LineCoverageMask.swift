@@ -1,0 +1,208 @@
+import CCairo
+import Foundation
+import MapMath
+
+/// Solid vector lines drawn into an image as a coverage mask and laid on it in one Cairo mask operation:
+/// lines under two pixels wide (footpaths, tram tracks, boundaries, the outline of every building) and
+/// lines with round caps and joins (a street style's roads and their casings).
+///
+/// Cairo strokes a line by turning it into a polygon and scan-converting that: for hairlines this cost
+/// many times the pixels they touch (footpaths and building outlines were a third of a street map's
+/// drawing). Here each pixel near a segment gets the share of it that a band of the line's width across
+/// the pixel's centre covers (a box filter across the line, as MapLibre shades a line's edge), a line
+/// being the union of its segments' capsules (round joins and caps; under two pixels, a line's joins
+/// and caps do not show): a pixel takes the largest coverage any segment of the group gives it, so
+/// joints and crossings are not painted twice. Rows are filled whole between a capsule's edges; only
+/// the fringe a pixel wide along them needs a distance.
+///
+/// One mask serves a band canvas for all its layers: it is cleared where it was drawn after each use.
+final class LineCoverageMask {
+  /// Lines at least this many pixels wide are drawn through the mask only when their caps and joins
+  /// are round.
+  static let hairlineWidth = 2.0
+
+  /// Whether a line with `paint`, on an image at `scale`, is drawn through the mask (else by Cairo).
+  static func draws(_ paint: LinePaint, scale: Double) -> Bool {
+    guard paint.dashes == nil, paint.gap == 0 else { return false }
+    return paint.width * scale < hairlineWidth || (paint.cap == .round && paint.join == .round)
+  }
+
+  let pixelWidth: Int
+  let pixelHeight: Int
+  /// The image row the mask's first row lies on.
+  let top: Int
+  private let stride: Int
+  private let coverage: UnsafeMutablePointer<UInt8>
+  /// The rows and columns drawn since the last clear (empty when minY > maxY).
+  private var minX = Int.max
+  private var maxX = Int.min
+  private var minY = Int.max
+  private var maxY = Int.min
+
+  /// A clear mask over `canvas`'s pixel rows.
+  init(over canvas: Canvas) {
+    pixelWidth = canvas.pixelWidth
+    pixelHeight = canvas.rows.count
+    top = canvas.rows.lowerBound
+    stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(canvas.pixelWidth)))
+    coverage = .allocate(capacity: max(stride * pixelHeight, 1))
+    coverage.initialize(repeating: 0, count: max(stride * pixelHeight, 1))
+  }
+
+  deinit {
+    coverage.deallocate()
+  }
+
+  /// The coverage of pixel (`x`, `y`) of the mask, 0…255 (tests).
+  func value(x: Int, y: Int) -> UInt8 { coverage[y * stride + x] }
+
+  /// Adds a line through `points` (image pixels), `width` pixels wide.
+  func addLine(_ points: [PixelPoint], width: Double) {
+    guard var last = points.first else { return }
+    if points.count == 1 { return addSegment(last, last, width: width) }
+    // Vertices closer than half a pixel to the last one kept bend a line by less than it shows, and
+    // each segment costs its capsule's pixels.
+    let end = points.count - 1
+    for index in 1...end {
+      let point = points[index]
+      if index != end, abs(point.x - last.x) < 0.5, abs(point.y - last.y) < 0.5 { continue }
+      addSegment(last, point, width: width)
+      last = point
+    }
+  }
+
+  /// Adds the capsule around `a`–`b` (image pixels) of `width` pixels.
+  func addSegment(_ a: PixelPoint, _ b: PixelPoint, width: Double) {
+    guard width > 0, a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
+    let half = width / 2
+    // Beyond this distance from the segment a pixel's centre gets nothing; within `inside` (wide lines)
+    // it is covered whole, and only the fringe between the two needs a distance.
+    let reach = half + 0.5
+    let inside = half >= 0.5 ? half - 0.5 : -1
+    let capsule = Capsule(
+      a: PixelPoint(x: a.x, y: a.y - Double(top)), b: PixelPoint(x: b.x, y: b.y - Double(top)))
+    let firstRow = max(Int((min(capsule.a.y, capsule.b.y) - reach).rounded(.down)), 0)
+    let lastRow = min(Int((max(capsule.a.y, capsule.b.y) + reach).rounded(.up)), pixelHeight - 1)
+    guard firstRow <= lastRow else { return }
+    let lastPixel = pixelWidth - 1
+    for row in firstRow...lastRow {
+      let centerY = Double(row) + 0.5
+      guard let span = capsule.columns(crossing: centerY, within: reach, lastColumn: lastPixel) else {
+        continue
+      }
+      let line = coverage + row * stride
+      var core = 1..<1
+      if inside >= 0, let whole = capsule.columns(crossing: centerY, within: inside, lastColumn: lastPixel) {
+        core = whole.lowerBound..<(whole.upperBound + 1)
+        (line + whole.lowerBound).update(repeating: 255, count: core.count)
+      }
+      for column in span where !core.contains(column) && line[column] != 255 {
+        let distance = capsule.distance(from: PixelPoint(x: Double(column) + 0.5, y: centerY))
+        // The part of the pixel's width across the line that the line covers.
+        let covered = min(half - distance, 0.5) - max(-half - distance, -0.5)
+        guard covered > 0 else { continue }
+        let value = UInt8(min(covered, 1) * 255 + 0.5)
+        if value > line[column] { line[column] = value }
+      }
+      minX = min(minX, span.lowerBound)
+      maxX = max(maxX, span.upperBound)
+      minY = min(minY, row)
+      maxY = max(maxY, row)
+    }
+  }
+
+  /// Paints `color` through the mask onto `canvas` (the canvas the mask was made over) and clears it.
+  func paint(_ color: Color, on canvas: Canvas) {
+    guard minY <= maxY, minX <= maxX else { return }
+    let cr = canvas.context
+    if let surface = cairo_image_surface_create_for_data(
+      coverage, CAIRO_FORMAT_A8, Int32(pixelWidth), Int32(pixelHeight), Int32(stride))
+    {
+      cairo_save(cr)
+      // Device pixels: the band's offset puts the mask's rows on the band's.
+      cairo_identity_matrix(cr)
+      cairo_rectangle(
+        cr, Double(minX), Double(top + minY), Double(maxX - minX + 1), Double(maxY - minY + 1))
+      cairo_clip(cr)
+      canvas.drawing.setColor(color)
+      cairo_mask_surface(cr, surface, 0, Double(top))
+      cairo_restore(cr)
+      cairo_surface_finish(surface)
+      cairo_surface_destroy(surface)
+    }
+    for row in minY...maxY {
+      (coverage + row * stride + minX).update(repeating: 0, count: maxX - minX + 1)
+    }
+    (minX, maxX, minY, maxY) = (Int.max, Int.min, Int.max, Int.min)
+  }
+}
+
+/// A segment and the points near it, in the mask's pixels.
+private struct Capsule {
+  let a: PixelPoint
+  let b: PixelPoint
+  private let dx: Double
+  private let dy: Double
+  private let length: Double
+  /// The segment's direction, a unit vector (zero for a point).
+  private let ux: Double
+  private let uy: Double
+
+  init(a: PixelPoint, b: PixelPoint) {
+    self.a = a
+    self.b = b
+    dx = b.x - a.x
+    dy = b.y - a.y
+    length = (dx * dx + dy * dy).squareRoot()
+    ux = length > 0 ? dx / length : 0
+    uy = length > 0 ? dy / length : 0
+  }
+
+  /// The distance from `p` to the segment.
+  func distance(from p: PixelPoint) -> Double {
+    let along = min(max((p.x - a.x) * ux + (p.y - a.y) * uy, 0), length)
+    let ex = p.x - a.x - ux * along
+    let ey = p.y - a.y - uy * along
+    return (ex * ex + ey * ey).squareRoot()
+  }
+
+  /// The columns (0…`lastColumn`) whose pixel centres on the row line `y` lie within `radius` of the
+  /// segment: the capsule is convex, so they are one run, the hull of what its two end discs and its
+  /// body cut from the line.
+  func columns(crossing y: Double, within radius: Double, lastColumn: Int) -> ClosedRange<Int>? {
+    var low = Double.infinity
+    var high = -Double.infinity
+    func disc(_ end: PixelPoint) {
+      guard abs(y - end.y) <= radius else { return }
+      let w = (radius * radius - (y - end.y) * (y - end.y)).squareRoot()
+      low = min(low, end.x - w)
+      high = max(high, end.x + w)
+    }
+    disc(a)
+    disc(b)
+    if length > 0 {
+      // The body: 0 ≤ along ≤ length and |across| ≤ radius, each linear in x on this row.
+      let rowY = y - a.y
+      var bodyLow = -Double.infinity
+      var bodyHigh = Double.infinity
+      func limit(_ coefficient: Double, _ offset: Double, _ from: Double, _ to: Double) -> Bool {
+        // from ≤ coefficient * x + offset ≤ to, with x measured from a.x.
+        if coefficient == 0 { return offset >= from && offset <= to }
+        let x1 = (from - offset) / coefficient
+        let x2 = (to - offset) / coefficient
+        bodyLow = max(bodyLow, min(x1, x2))
+        bodyHigh = min(bodyHigh, max(x1, x2))
+        return true
+      }
+      if limit(ux, rowY * uy, 0, length), limit(-uy, rowY * ux, -radius, radius), bodyLow <= bodyHigh {
+        low = min(low, a.x + bodyLow)
+        high = max(high, a.x + bodyHigh)
+      }
+    }
+    guard low <= high else { return nil }
+    // Centres x + 0.5 within [low, high].
+    let first = max(Int(max((low - 0.5).rounded(.up), -1)), 0)
+    let last = min(Int(min((high - 0.5).rounded(.down), Double(lastColumn + 1))), lastColumn)
+    return first <= last ? first...last : nil
+  }
+}
