@@ -71,6 +71,41 @@ final class LineCoverageMask {
     }
   }
 
+  /// Adds Cairo's current path (flattened at the context's tolerance) as lines `width` pixels wide;
+  /// `scale` turns its points into image pixels. Subpaths that close come back to their start.
+  func addCurrentPath(of cr: OpaquePointer, width: Double, scale: Double) {
+    guard let path = cairo_copy_path_flat(cr) else { return }
+    defer { cairo_path_destroy(path) }
+    guard path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data else { return }
+    var line: [PixelPoint] = []
+    func flush() {
+      if !line.isEmpty { addLine(line, width: width) }
+      line.removeAll(keepingCapacity: true)
+    }
+    var index = 0
+    let count = Int(path.pointee.num_data)
+    while index < count {
+      let header = data[index].header
+      let length = max(Int(header.length), 1)
+      guard index + length <= count else { break }
+      let point =
+        length >= 2 ? PixelPoint(x: data[index + 1].point.x * scale, y: data[index + 1].point.y * scale) : nil
+      switch header.type {
+      case CAIRO_PATH_MOVE_TO:
+        flush()
+        if let point { line.append(point) }
+      case CAIRO_PATH_LINE_TO:
+        if let point { line.append(point) }
+      case CAIRO_PATH_CLOSE_PATH:
+        if let first = line.first { line.append(first) }
+        flush()
+      default: break
+      }
+      index += length
+    }
+    flush()
+  }
+
   /// Adds the capsule around `a`–`b` (image pixels) of `width` pixels.
   func addSegment(_ a: PixelPoint, _ b: PixelPoint, width: Double) {
     guard width > 0, a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
@@ -101,7 +136,7 @@ final class LineCoverageMask {
         // The part of the pixel's width across the line that the line covers.
         let covered = min(half - distance, 0.5) - max(-half - distance, -0.5)
         guard covered > 0 else { continue }
-        let value = UInt8(min(covered, 1) * 255 + 0.5)
+        let value = UInt8((Int((min(covered, 1) * 16).rounded()) * 255 + 8) / 16)
         if value > line[column] { line[column] = value }
       }
       minX = min(minX, span.lowerBound)

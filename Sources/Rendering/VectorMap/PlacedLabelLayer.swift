@@ -23,8 +23,16 @@ struct PlacedLabelLayer {
         case .curved(let text, let placed): text.addPath(placed, to: cr)
         }
       }
+      let width = 2 * (members.first?.paint.haloWidth ?? 0)
+      // A halo is the outline stroked with round joins and caps: in images, the coverage mask's shape.
+      if canvas.format == .png {
+        canvas.lineCoverageMask.addCurrentPath(of: cr, width: width * canvas.scale, scale: canvas.scale)
+        cairo_new_path(cr)
+        canvas.lineCoverageMask.paint(halo, on: canvas)
+        continue
+      }
       canvas.drawing.setColor(halo)
-      cairo_set_line_width(cr, 2 * (members.first?.paint.haloWidth ?? 0))
+      cairo_set_line_width(cr, width)
       cairo_stroke(cr)
     }
     for label in labels {

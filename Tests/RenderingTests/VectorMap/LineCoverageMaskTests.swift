@@ -92,6 +92,35 @@ final class LineCoverageMaskTests: XCTestCase {
     }
   }
 
+  /// Coverage comes in sixteenths, as Cairo's fast antialiasing does: continuous shades along every
+  /// building outline made a street map's PNG a fifth larger.
+  func testCoverageComesInSixteenths() throws {
+    let mask = try LineMaskFixture.diagonal(width: 1.3)
+    let allowed = Set((0...16).map { UInt8(($0 * 255 + 8) / 16) })
+    var seen = Set<UInt8>()
+    for y in 0..<40 { for x in 0..<40 { seen.insert(mask.value(x: x, y: y)) } }
+    XCTAssertTrue(seen.isSubset(of: allowed), "\(seen.subtracting(allowed).sorted())")
+    XCTAssertGreaterThan(seen.count, 6, "an antialiased edge")
+  }
+
+  /// Halos: Cairo's current path, its curves flattened and its closed subpaths closed, goes in as lines.
+  func testAPathGoesInFlattenedAndClosed() throws {
+    let canvas = try canvas()
+    let cr = canvas.context
+    cairo_rectangle(cr, 5.5, 5.5, 20, 10)
+    cairo_move_to(cr, 5, 30.5)
+    cairo_curve_to(cr, 15, 25, 25, 36, 35, 30.5)
+    let mask = canvas.lineCoverageMask
+    mask.addCurrentPath(of: cr, width: 1, scale: 1)
+    cairo_new_path(cr)
+    XCTAssertEqual(mask.value(x: 5, y: 10), 255, "the rectangle's closing edge")
+    XCTAssertEqual(mask.value(x: 15, y: 5), 255, "its top")
+    XCTAssertEqual(mask.value(x: 15, y: 10), 0, "not its inside")
+    XCTAssertGreaterThan(mask.value(x: 20, y: 30), 0, "the curve")
+    XCTAssertEqual(mask.value(x: 20, y: 20), 0)
+    mask.paint(Color(red: 0, green: 0, blue: 0), on: canvas)
+  }
+
   func testSolidHairlinesAndRoundLinesGoThroughTheMask() {
     func paint(
       width: Double, cap: LineCap = .butt, join: LineJoin = .miter, gap: Double = 0, dashes: [Double]? = nil
@@ -125,5 +154,15 @@ final class LineCoverageMaskTests: XCTestCase {
     func alpha(_ x: Int, _ y: Int) -> UInt8 { png.rgba[(y * 40 + x) * 4 + 3] }
     XCTAssertEqual([alpha(10, 29), alpha(10, 30), alpha(10, 31)], [0, 255, 0])
     XCTAssertEqual(alpha(10, 5), 0)
+  }
+}
+
+private enum LineMaskFixture {
+  /// A mask with a shallow diagonal line across it.
+  static func diagonal(width: Double) throws -> LineCoverageMask {
+    let canvas = try Canvas(format: .png, pixelWidth: 40, pixelHeight: 40, scale: 1)
+    let mask = LineCoverageMask(over: canvas)
+    mask.addLine([PixelPoint(x: 1, y: 5), PixelPoint(x: 39, y: 21.3)], width: width)
+    return mask
   }
 }
