@@ -58,8 +58,8 @@ final class LineCoverageMask {
 
   /// Adds a line through `points` (image pixels), `width` pixels wide.
   func addLine(_ points: [PixelPoint], width: Double) {
-    guard var last = points.first else { return }
-    if points.count == 1 { return addSegment(last, last, width: width) }
+    // A lone point is no line (Cairo draws nothing for it either).
+    guard var last = points.first, points.count >= 2 else { return }
     // Vertices closer than half a pixel to the last one kept bend a line by less than it shows, and
     // each segment costs its capsule's pixels.
     let end = points.count - 1
@@ -108,7 +108,27 @@ final class LineCoverageMask {
 
   /// Adds the capsule around `a`–`b` (image pixels) of `width` pixels.
   func addSegment(_ a: PixelPoint, _ b: PixelPoint, width: Double) {
-    guard width > 0, a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
+    guard width > 0, width.isFinite, a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
+    // Far-off ends are first cut to the mask widened by the line's reach (what lies beyond never shows),
+    // so that lengths, directions and pixel indices stay in range; a segment so long that the cut's
+    // rounding loses it (ends beyond 1e15 pixels) is left out. Map lines arrive cut to the view.
+    let far = 1e6
+    if max(abs(a.x), abs(a.y), abs(b.x), abs(b.y), width) > far {
+      guard (b.x - a.x).isFinite, (b.y - a.y).isFinite else { return }
+      let margin = min(width / 2, far) + 2
+      let window = ClipWindow(
+        minX: -margin, minY: Double(top) - margin, maxX: Double(pixelWidth) + margin,
+        maxY: Double(top + pixelHeight) + margin)
+      for piece in Clipping.polyline([a, b], to: window) where piece.count == 2 {
+        addNearSegment(piece[0], piece[1], width: width)
+      }
+      return
+    }
+    addNearSegment(a, b, width: width)
+  }
+
+  /// `addSegment` for ends within reach of the mask.
+  private func addNearSegment(_ a: PixelPoint, _ b: PixelPoint, width: Double) {
     let half = width / 2
     // Beyond this distance from the segment a pixel's centre gets nothing; within `inside` (wide lines)
     // it is covered whole, and only the fringe between the two needs a distance.
@@ -116,8 +136,12 @@ final class LineCoverageMask {
     let inside = half >= 0.5 ? half - 0.5 : -1
     let capsule = Capsule(
       a: PixelPoint(x: a.x, y: a.y - Double(top)), b: PixelPoint(x: b.x, y: b.y - Double(top)))
-    let firstRow = max(Int((min(capsule.a.y, capsule.b.y) - reach).rounded(.down)), 0)
-    let lastRow = min(Int((max(capsule.a.y, capsule.b.y) + reach).rounded(.up)), pixelHeight - 1)
+    // Clamped as Doubles first: a far-off segment or an absurd width must not trap converting to Int.
+    let upper = (min(capsule.a.y, capsule.b.y) - reach).rounded(.down)
+    let lower = (max(capsule.a.y, capsule.b.y) + reach).rounded(.up)
+    guard upper < Double(pixelHeight), lower >= 0 else { return }
+    let firstRow = Int(max(upper, 0))
+    let lastRow = Int(min(lower, Double(pixelHeight - 1)))
     guard firstRow <= lastRow else { return }
     let lastPixel = pixelWidth - 1
     for row in firstRow...lastRow {
@@ -236,8 +260,9 @@ private struct Capsule {
     }
     guard low <= high else { return nil }
     // Centres x + 0.5 within [low, high].
-    let first = max(Int(max((low - 0.5).rounded(.up), -1)), 0)
-    let last = min(Int(min((high - 0.5).rounded(.down), Double(lastColumn + 1))), lastColumn)
+    let bound = Double(lastColumn + 1)
+    let first = max(Int(min(max((low - 0.5).rounded(.up), -1), bound)), 0)
+    let last = min(Int(min(max((high - 0.5).rounded(.down), -1), bound)), lastColumn)
     return first <= last ? first...last : nil
   }
 }

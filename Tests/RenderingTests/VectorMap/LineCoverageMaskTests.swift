@@ -121,6 +121,30 @@ final class LineCoverageMaskTests: XCTestCase {
     mask.paint(Color(red: 0, green: 0, blue: 0), on: canvas)
   }
 
+  /// Far-off points and absurd widths neither trap nor draw outside the mask.
+  func testFarOffSegmentsAndHugeWidthsAreSafe() throws {
+    let mask = LineCoverageMask(over: try canvas())
+    mask.addSegment(PixelPoint(x: -1e300, y: -1e300), PixelPoint(x: 1e300, y: 1e300), width: 1)
+    mask.addSegment(PixelPoint(x: 5, y: 1e18), PixelPoint(x: 5, y: 2e18), width: 3)
+    mask.addSegment(PixelPoint(x: 20, y: 20), PixelPoint(x: 20, y: 20), width: 1e308)
+    mask.addSegment(PixelPoint(x: 20, y: 20), PixelPoint(x: 21, y: 20), width: .infinity)
+    mask.addSegment(PixelPoint(x: .nan, y: 3), PixelPoint(x: 21, y: 20), width: 2)
+    mask.addSegment(PixelPoint(x: 1e20, y: 5), PixelPoint(x: 1e20, y: 5), width: 1)
+    mask.addSegment(PixelPoint(x: 5, y: 1e20), PixelPoint(x: 6, y: 1e20), width: 1)
+    // A line from far away that crosses the mask covers its own rows.
+    mask.addSegment(PixelPoint(x: -1e7, y: 30.5), PixelPoint(x: 1e7, y: 30.5), width: 1)
+    XCTAssertEqual(column(mask, x: 17, rows: 29...31), [0, 255, 0])
+    // Absurdly long ones never fill rows that are not theirs (the cut's rounding may lose them).
+    let long = LineCoverageMask(over: try canvas())
+    long.addSegment(PixelPoint(x: -1e300, y: 5.5), PixelPoint(x: 1e300, y: 5.5), width: 1)
+    long.addSegment(PixelPoint(x: -1e200, y: 20.5), PixelPoint(x: 1e200, y: 20.5), width: 1)
+    XCTAssertEqual([4, 6, 19, 21].map { long.value(x: 17, y: $0) }, [0, 0, 0, 0])
+    // A lone point is no line.
+    let dot = LineCoverageMask(over: try canvas())
+    dot.addLine([PixelPoint(x: 10.5, y: 10.5)], width: 3)
+    XCTAssertEqual(dot.value(x: 10, y: 10), 0)
+  }
+
   func testSolidHairlinesAndRoundLinesGoThroughTheMask() {
     func paint(
       width: Double, cap: LineCap = .butt, join: LineJoin = .miter, gap: Double = 0, dashes: [Double]? = nil
