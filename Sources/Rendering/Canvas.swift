@@ -131,7 +131,8 @@ final class Canvas {
     cairo_scale(context, scale, scale)
   }
 
-  /// The coverage mask thin vector lines are drawn through (an image's; made at first use, kept clear).
+  /// The coverage mask an image's vector lines and label halos are drawn through (`LineCoverageMask`;
+  /// made at first use, kept clear).
   lazy var lineCoverageMask = LineCoverageMask(over: self)
 
   /// Whether everything drawn so far succeeded.

@@ -111,7 +111,7 @@ struct GeometryLayerPlan {
         }
         cairo_new_path(cr)
         guard let outline else { continue }
-        // One image pixel wide, as MapLibre draws fill outlines.
+        // One image pixel wide, as MapLibre draws fill outlines; SVG and PDF keep Cairo's stroke.
         if canvas.format == .png {
           maskLines(members, tiles, view, drawn, margin, step, width: 1 / canvas.scale, outline, canvas)
           continue
@@ -123,10 +123,7 @@ struct GeometryLayerPlan {
         cairo_set_line_width(cr, 1 / canvas.scale)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
-        let antialias = cairo_get_antialias(cr)
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
         cairo_stroke(cr)
-        cairo_set_antialias(cr, antialias)
       }
     case .line(let groups):
       for (paint, members) in zip(groups.paints, groups.members) {

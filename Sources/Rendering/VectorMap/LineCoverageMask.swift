@@ -79,7 +79,7 @@ final class LineCoverageMask {
     guard path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data else { return }
     var line: [PixelPoint] = []
     func flush() {
-      if !line.isEmpty { addLine(line, width: width) }
+      addLine(line, width: width)
       line.removeAll(keepingCapacity: true)
     }
     var index = 0
@@ -200,8 +200,6 @@ final class LineCoverageMask {
 private struct Capsule {
   let a: PixelPoint
   let b: PixelPoint
-  private let dx: Double
-  private let dy: Double
   private let length: Double
   /// The segment's direction, a unit vector (zero for a point).
   private let ux: Double
@@ -210,8 +208,8 @@ private struct Capsule {
   init(a: PixelPoint, b: PixelPoint) {
     self.a = a
     self.b = b
-    dx = b.x - a.x
-    dy = b.y - a.y
+    let dx = b.x - a.x
+    let dy = b.y - a.y
     length = (dx * dx + dy * dy).squareRoot()
     ux = length > 0 ? dx / length : 0
     uy = length > 0 ? dy / length : 0

@@ -108,15 +108,7 @@ struct TilePath {
       if clip.contains(box) {
         var points: [PixelPoint] = []
         points.reserveCapacity(part.count + 1)
-        var last = point(part[part.startIndex])
-        points.append(last)
-        let end = part.endIndex - 1
-        for index in part.indices.dropFirst() {
-          let p = point(part[index])
-          if index != end, abs(p.x - last.x) < step, abs(p.y - last.y) < step { continue }
-          points.append(p)
-          last = p
-        }
+        forEachThinned(part) { points.append($0) }
         if closeRings { points.append(points[0]) }
         body(points)
         continue
@@ -157,17 +149,28 @@ struct TilePath {
   }
 
   private func addThinned(_ part: ArraySlice<VectorTilePoint>, closed: Bool, _ cr: OpaquePointer) {
+    guard !part.isEmpty else { return }
+    var first = true
+    forEachThinned(part) { p in
+      if first { cairo_move_to(cr, p.x, p.y) } else { cairo_line_to(cr, p.x, p.y) }
+      first = false
+    }
+    if closed { cairo_close_path(cr) }
+  }
+
+  /// The part's points in points, first and last always, others only `step` or more from the last kept.
+  @inline(__always)
+  private func forEachThinned(_ part: ArraySlice<VectorTilePoint>, _ body: (PixelPoint) -> Void) {
     guard let first = part.first else { return }
     var last = point(first)
-    cairo_move_to(cr, last.x, last.y)
+    body(last)
     let end = part.endIndex - 1
     for index in part.indices.dropFirst() {
       let p = point(part[index])
       if index != end, abs(p.x - last.x) < step, abs(p.y - last.y) < step { continue }
-      cairo_line_to(cr, p.x, p.y)
+      body(p)
       last = p
     }
-    if closed { cairo_close_path(cr) }
   }
 
   private func add(_ points: [PixelPoint], closed: Bool, _ cr: OpaquePointer) {
