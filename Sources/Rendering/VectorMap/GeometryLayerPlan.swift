@@ -73,9 +73,9 @@ struct GeometryLayerPlan {
     }
   }
 
-  /// In images, solid lines under two pixels wide or with round caps and joins go through the canvas's
-  /// `LineCoverageMask`. Dashed ones under `coarseAntialiasingWidth` pixels whose colour differs from the
-  /// ground by at most `coarseAntialiasingContrast` (the largest channel difference, 0…1) are stroked
+  /// In images, solid lines under two pixels wide or with round joins and round or butt caps go through
+  /// the canvas's `LineCoverageMask`. Dashed ones under `coarseAntialiasingWidth` pixels whose colour
+  /// differs from the ground by at most `coarseAntialiasingContrast` (the largest channel difference, 0…1) are stroked
   /// with Cairo's coarse antialiasing (a 4×4 grid of samples a pixel), in half the time: an edge pixel
   /// is then off by at most a quarter of that contrast, 8 levels. Lines that stand out more and wide
   /// lines (whose edges lie on their casings, not on the ground) keep exact antialiasing.
@@ -143,7 +143,9 @@ struct GeometryLayerPlan {
           strokeDashed(members, tiles, view, drawn, margin, paint, dashes, canvas, ground)
           continue
         } else if canvas.format == .png, LineCoverageMask.draws(paint, scale: canvas.scale) {
-          maskLines(members, tiles, view, drawn, margin, step, width: paint.width, paint.color, canvas)
+          maskLines(
+            members, tiles, view, drawn, margin, step, width: paint.width, paint.color, canvas,
+            buttEnds: LineCoverageMask.endsButt(paint, scale: canvas.scale))
           continue
         } else {
           forEachPath(members, tiles, view, drawn, margin, step) { path, geometry in
@@ -158,13 +160,15 @@ struct GeometryLayerPlan {
   /// The members' lines, `width` points wide, in `color` through the canvas's `LineCoverageMask`.
   private func maskLines(
     _ members: [FeatureSlot], _ tiles: [MapTile], _ view: PixelRect, _ drawn: PixelRect?, _ margin: Double,
-    _ step: Double, width: Double, _ color: Color, _ canvas: Canvas
+    _ step: Double, width: Double, _ color: Color, _ canvas: Canvas, buttEnds: Bool = false
   ) {
     let mask = canvas.lineCoverageMask
     let scale = canvas.scale
     forEachPath(members, tiles, view, drawn, margin, step) { path, geometry in
       path.forEachLine(geometry) { points in
-        mask.addLine(points.map { PixelPoint(x: $0.x * scale, y: $0.y * scale) }, width: width * scale)
+        mask.addLine(
+          points.map { PixelPoint(x: $0.x * scale, y: $0.y * scale) }, width: width * scale,
+          buttEnds: buttEnds)
       }
     }
     mask.paint(color, on: canvas)

@@ -4,27 +4,34 @@ import MapMath
 
 /// Solid vector lines drawn into an image as a coverage mask and laid on it in one Cairo mask operation:
 /// lines under two pixels wide (footpaths, tram tracks, boundaries, the outline of every building) and
-/// lines with round caps and joins (a street style's roads and their casings).
+/// lines with round joins and round or butt caps (a street style's roads and their casings).
 ///
 /// Cairo strokes a line by turning it into a polygon and scan-converting that: for hairlines this cost
 /// many times the pixels they touch (footpaths and building outlines were a third of a street map's
 /// drawing). Here each pixel near a segment gets the share of it that a band of the line's width across
 /// the pixel's centre covers (a box filter across the line, as MapLibre shades a line's edge), a line
 /// being the union of its segments' capsules (round joins and caps; under two pixels, a line's joins
-/// and caps do not show): a pixel takes the largest coverage any segment of the group gives it, so
+/// and caps do not show; a butt cap cuts its end segment's capsule square at the line's end, a hard
+/// edge as MapLibre's): a pixel takes the largest coverage any segment of the group gives it, so
 /// joints and crossings are not painted twice. Rows are filled whole between a capsule's edges; only
 /// the fringe a pixel wide along them needs a distance.
 ///
 /// One mask serves a band canvas for all its layers: it is cleared where it was drawn after each use.
 final class LineCoverageMask {
-  /// Lines at least this many pixels wide are drawn through the mask only when their caps and joins
-  /// are round.
+  /// Lines at least this many pixels wide are drawn through the mask only when their joins are round
+  /// and their caps round or butt.
   static let hairlineWidth = 2.0
 
   /// Whether a line with `paint`, on an image at `scale`, is drawn through the mask (else by Cairo).
   static func draws(_ paint: LinePaint, scale: Double) -> Bool {
     guard paint.dashes == nil, paint.gap == 0 else { return false }
-    return paint.width * scale < hairlineWidth || (paint.cap == .round && paint.join == .round)
+    return paint.width * scale < hairlineWidth || (paint.cap != .square && paint.join == .round)
+  }
+
+  /// Whether a line with `paint`, drawn through the mask at `scale`, ends square (`addLine`'s
+  /// `buttEnds`): hairlines keep round ends, which do not show.
+  static func endsButt(_ paint: LinePaint, scale: Double) -> Bool {
+    paint.cap == .butt && paint.width * scale >= hairlineWidth
   }
 
   let pixelWidth: Int
@@ -56,17 +63,21 @@ final class LineCoverageMask {
   /// The coverage of pixel (`x`, `y`) of the mask, 0…255 (tests).
   func value(x: Int, y: Int) -> UInt8 { coverage[y * stride + x] }
 
-  /// Adds a line through `points` (image pixels), `width` pixels wide.
-  func addLine(_ points: [PixelPoint], width: Double) {
+  /// Adds a line through `points` (image pixels), `width` pixels wide; with `buttEnds` its two ends
+  /// are cut square there (a line that comes back to its start, a ring, has no ends).
+  func addLine(_ points: [PixelPoint], width: Double, buttEnds: Bool = false) {
     // A lone point is no line (Cairo draws nothing for it either).
-    guard var last = points.first, points.count >= 2 else { return }
+    guard var last = points.first, let final = points.last, points.count >= 2 else { return }
+    let butt = buttEnds && (final.x != last.x || final.y != last.y)
     // Vertices closer than half a pixel to the last one kept bend a line by less than it shows, and
     // each segment costs its capsule's pixels.
     let end = points.count - 1
+    var first = true
     for index in 1...end {
       let point = points[index]
       if index != end, abs(point.x - last.x) < 0.5, abs(point.y - last.y) < 0.5 { continue }
-      addSegment(last, point, width: width)
+      addSegment(last, point, width: width, buttStart: butt && first, buttEnd: butt && index == end)
+      first = false
       last = point
     }
   }
@@ -106,8 +117,11 @@ final class LineCoverageMask {
     flush()
   }
 
-  /// Adds the capsule around `a`–`b` (image pixels) of `width` pixels.
-  func addSegment(_ a: PixelPoint, _ b: PixelPoint, width: Double) {
+  /// Adds the capsule around `a`–`b` (image pixels) of `width` pixels; `buttStart` and `buttEnd` cut
+  /// it square at `a` and at `b`.
+  func addSegment(
+    _ a: PixelPoint, _ b: PixelPoint, width: Double, buttStart: Bool = false, buttEnd: Bool = false
+  ) {
     guard width > 0, width.isFinite, a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
     // Far-off ends are first cut to the mask widened by the line's reach (what lies beyond never shows),
     // so that lengths, directions and pixel indices stay in range; a segment so long that the cut's
@@ -119,29 +133,36 @@ final class LineCoverageMask {
       let window = ClipWindow(
         minX: -margin, minY: Double(top) - margin, maxX: Double(pixelWidth) + margin,
         maxY: Double(top + pixelHeight) + margin)
+      // An end the cut moved lies beyond the mask: its cap does not show.
       for piece in Clipping.polyline([a, b], to: window) where piece.count == 2 {
-        addNearSegment(piece[0], piece[1], width: width)
+        addNearSegment(
+          piece[0], piece[1], width: width, buttStart: buttStart && piece[0] == a,
+          buttEnd: buttEnd && piece[1] == b)
       }
       return
     }
-    addNearSegment(a, b, width: width)
+    addNearSegment(a, b, width: width, buttStart: buttStart, buttEnd: buttEnd)
   }
 
   /// `addSegment` for ends within reach of the mask.
-  private func addNearSegment(_ a: PixelPoint, _ b: PixelPoint, width: Double) {
+  private func addNearSegment(
+    _ a: PixelPoint, _ b: PixelPoint, width: Double, buttStart: Bool, buttEnd: Bool
+  ) {
     let half = width / 2
-    // Beyond this distance from the segment a pixel's centre gets nothing; within `inside` (wide lines)
-    // it is covered whole, and only the fringe between the two needs a distance.
+    // Beyond this distance from the segment a pixel's centre gets nothing; within `inside` it is
+    // covered whole, and only the fringe between the two needs a distance. Under three pixels the
+    // whole part of a row is a pixel or two: cheaper to measure than to find.
     let reach = half + 0.5
-    let inside = half >= 0.5 ? half - 0.5 : -1
+    let inside = half >= 1.5 ? half - 0.5 : -1
     let capsule = Capsule(
-      a: PixelPoint(x: a.x, y: a.y - Double(top)), b: PixelPoint(x: b.x, y: b.y - Double(top)))
+      a: PixelPoint(x: a.x, y: a.y - Double(top)), b: PixelPoint(x: b.x, y: b.y - Double(top)),
+      roundA: !buttStart, roundB: !buttEnd)
     // Clamped as Doubles first: a far-off segment or an absurd width must not trap converting to Int.
-    let upper = (min(capsule.a.y, capsule.b.y) - reach).rounded(.down)
-    let lower = (max(capsule.a.y, capsule.b.y) + reach).rounded(.up)
+    let upper = min(capsule.a.y, capsule.b.y) - reach
+    let lower = max(capsule.a.y, capsule.b.y) + reach
     guard upper < Double(pixelHeight), lower >= 0 else { return }
-    let firstRow = Int(max(upper, 0))
-    let lastRow = Int(min(lower, Double(pixelHeight - 1)))
+    let firstRow = max(upper, 0).floorIndex
+    let lastRow = min(lower, Double(pixelHeight - 1)).ceilIndex
     guard firstRow <= lastRow else { return }
     let lastPixel = pixelWidth - 1
     for row in firstRow...lastRow {
@@ -160,7 +181,7 @@ final class LineCoverageMask {
         // The part of the pixel's width across the line that the line covers.
         let covered = min(half - distance, 0.5) - max(-half - distance, -0.5)
         guard covered > 0 else { continue }
-        let value = UInt8((Int((min(covered, 1) * 16).rounded()) * 255 + 8) / 16)
+        let value = UInt8((Int(min(covered, 1) * 16 + 0.5) * 255 + 8) / 16)
         if value > line[column] { line[column] = value }
       }
       minX = min(minX, span.lowerBound)
@@ -196,36 +217,49 @@ final class LineCoverageMask {
   }
 }
 
-/// A segment and the points near it, in the mask's pixels.
+/// A segment and the points near it, in the mask's pixels: within a radius of it, round around an end
+/// or cut square there.
 private struct Capsule {
   let a: PixelPoint
   let b: PixelPoint
+  private let roundA: Bool
+  private let roundB: Bool
   private let length: Double
-  /// The segment's direction, a unit vector (zero for a point).
+  /// The segment's direction, a unit vector (zero for a point), and its components' inverses.
   private let ux: Double
   private let uy: Double
+  private let inverseUX: Double
+  private let inverseUY: Double
 
-  init(a: PixelPoint, b: PixelPoint) {
+  init(a: PixelPoint, b: PixelPoint, roundA: Bool = true, roundB: Bool = true) {
     self.a = a
     self.b = b
+    self.roundA = roundA
+    self.roundB = roundB
     let dx = b.x - a.x
     let dy = b.y - a.y
     length = (dx * dx + dy * dy).squareRoot()
     ux = length > 0 ? dx / length : 0
     uy = length > 0 ? dy / length : 0
+    inverseUX = ux != 0 ? 1 / ux : 0
+    inverseUY = uy != 0 ? 1 / uy : 0
   }
 
   /// The distance from `p` to the segment.
   func distance(from p: PixelPoint) -> Double {
-    let along = min(max((p.x - a.x) * ux + (p.y - a.y) * uy, 0), length)
-    let ex = p.x - a.x - ux * along
-    let ey = p.y - a.y - uy * along
+    let px = p.x - a.x
+    let py = p.y - a.y
+    let along = px * ux + py * uy
+    // Beside the segment: across it, no root needed (most pixels of a line).
+    if along > 0, along < length { return abs(px * uy - py * ux) }
+    let ex = along <= 0 ? px : p.x - b.x
+    let ey = along <= 0 ? py : p.y - b.y
     return (ex * ex + ey * ey).squareRoot()
   }
 
   /// The columns (0…`lastColumn`) whose pixel centres on the row line `y` lie within `radius` of the
-  /// segment: the capsule is convex, so they are one run, the hull of what its two end discs and its
-  /// body cut from the line.
+  /// segment: the capsule is convex, so they are one run, the hull of what its round ends' discs and
+  /// its body cut from the line.
   func columns(crossing y: Double, within radius: Double, lastColumn: Int) -> ClosedRange<Int>? {
     var low = Double.infinity
     var high = -Double.infinity
@@ -235,23 +269,27 @@ private struct Capsule {
       low = min(low, end.x - w)
       high = max(high, end.x + w)
     }
-    disc(a)
-    disc(b)
+    if roundA { disc(a) }
+    if roundB { disc(b) }
     if length > 0 {
       // The body: 0 ≤ along ≤ length and |across| ≤ radius, each linear in x on this row.
       let rowY = y - a.y
       var bodyLow = -Double.infinity
       var bodyHigh = Double.infinity
-      func limit(_ coefficient: Double, _ offset: Double, _ from: Double, _ to: Double) -> Bool {
+      func limit(
+        _ coefficient: Double, _ inverse: Double, _ offset: Double, _ from: Double, _ to: Double
+      ) -> Bool {
         // from ≤ coefficient * x + offset ≤ to, with x measured from a.x.
         if coefficient == 0 { return offset >= from && offset <= to }
-        let x1 = (from - offset) / coefficient
-        let x2 = (to - offset) / coefficient
+        let x1 = (from - offset) * inverse
+        let x2 = (to - offset) * inverse
         bodyLow = max(bodyLow, min(x1, x2))
         bodyHigh = min(bodyHigh, max(x1, x2))
         return true
       }
-      if limit(ux, rowY * uy, 0, length), limit(-uy, rowY * ux, -radius, radius), bodyLow <= bodyHigh {
+      if limit(ux, inverseUX, rowY * uy, 0, length), limit(-uy, -inverseUY, rowY * ux, -radius, radius),
+        bodyLow <= bodyHigh
+      {
         low = min(low, a.x + bodyLow)
         high = max(high, a.x + bodyHigh)
       }
@@ -259,8 +297,23 @@ private struct Capsule {
     guard low <= high else { return nil }
     // Centres x + 0.5 within [low, high].
     let bound = Double(lastColumn + 1)
-    let first = max(Int(min(max((low - 0.5).rounded(.up), -1), bound)), 0)
-    let last = min(Int(min(max((high - 0.5).rounded(.down), -1), bound)), lastColumn)
+    let first = max(min(max(low - 0.5, -1), bound).ceilIndex, 0)
+    let last = min(min(max(high - 0.5, -1), bound).floorIndex, lastColumn)
     return first <= last ? first...last : nil
+  }
+}
+
+extension Double {
+  /// The largest whole number not above this one, for values well within `Int`'s range: a
+  /// truncation and a compare, where `rounded(.down)` is a call into libm on baseline x86-64.
+  fileprivate var floorIndex: Int {
+    let truncated = Int(self)
+    return Double(truncated) > self ? truncated - 1 : truncated
+  }
+
+  /// The smallest whole number not below this one (see `floorIndex`).
+  fileprivate var ceilIndex: Int {
+    let truncated = Int(self)
+    return Double(truncated) < self ? truncated + 1 : truncated
   }
 }

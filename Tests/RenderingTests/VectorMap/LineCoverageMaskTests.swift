@@ -8,9 +8,10 @@ import XCTest
 
 @testable import Rendering
 
-/// Lines drawn through a coverage mask (hairlines, and round-capped lines of any width): each pixel covered as far as a band of the line's width
-/// across its centre covers it, a line the union (not the sum) of its segments, laid on the right rows of
-/// a band, as much ink as Cairo's exact stroke puts down.
+/// Lines drawn through a coverage mask (hairlines, and round-joined lines of any width with round or butt
+/// caps): each pixel covered as far as a band of the line's width across its centre covers it, a line
+/// the union (not the sum) of its segments, laid on the right rows of a band, as much ink as Cairo's
+/// exact stroke puts down.
 final class LineCoverageMaskTests: XCTestCase {
   private func canvas(width: Int = 40, height: Int = 40) throws -> Canvas {
     try Canvas(format: .png, pixelWidth: width, pixelHeight: height, scale: 1)
@@ -36,6 +37,43 @@ final class LineCoverageMaskTests: XCTestCase {
     XCTAssertEqual(mask.value(x: 3, y: 10), 0)
   }
 
+  func testButtEndsStopSquareAtTheLinesEnds() throws {
+    let mask = LineCoverageMask(over: try canvas())
+    // Four pixels wide on rows 8…11, from x 10 to x 30: columns 10…29 whole, nothing past either end.
+    mask.addLine([PixelPoint(x: 10, y: 10), PixelPoint(x: 30, y: 10)], width: 4, buttEnds: true)
+    XCTAssertEqual(
+      (8...31).map { mask.value(x: $0, y: 9) }, [0, 0] + Array(repeating: 255, count: 20) + [0, 0])
+    XCTAssertEqual(column(mask, x: 10, rows: 7...12), [0, 255, 255, 255, 255, 0])
+    // The same line with round caps reaches two pixels past each end.
+    let round = LineCoverageMask(over: try canvas())
+    round.addLine([PixelPoint(x: 10, y: 10), PixelPoint(x: 30, y: 10)], width: 4)
+    XCTAssertEqual([7, 8, 9, 30, 31, 32].map { round.value(x: $0, y: 9) }, [0, 239, 255, 255, 239, 0])
+    // A bend is round between the two ends: the outer corner of the joint is filled.
+    let bent = LineCoverageMask(over: try canvas())
+    bent.addLine(
+      [PixelPoint(x: 5, y: 20), PixelPoint(x: 20, y: 20), PixelPoint(x: 20, y: 35)], width: 4, buttEnds: true)
+    XCTAssertEqual(bent.value(x: 21, y: 19), 239, "the joint's disc")
+    XCTAssertEqual(bent.value(x: 4, y: 20), 0, "square start")
+    XCTAssertEqual(bent.value(x: 20, y: 35), 0, "square end")
+    XCTAssertEqual(bent.value(x: 20, y: 34), 255)
+  }
+
+  /// A ring has no ends: where it closes, its corner is joined like every other.
+  func testARingDrawnWithButtEndsHasNoNotch() throws {
+    let ring = [
+      PixelPoint(x: 10, y: 10), PixelPoint(x: 30, y: 10), PixelPoint(x: 30, y: 30), PixelPoint(x: 10, y: 30),
+      PixelPoint(x: 10, y: 10),
+    ]
+    let butt = LineCoverageMask(over: try canvas())
+    butt.addLine(ring, width: 4, buttEnds: true)
+    let round = LineCoverageMask(over: try canvas())
+    round.addLine(ring, width: 4)
+    for y in 0..<40 {
+      for x in 0..<40 { XCTAssertEqual(butt.value(x: x, y: y), round.value(x: x, y: y), "(\(x), \(y))") }
+    }
+    XCTAssertEqual(butt.value(x: 8, y: 9), 239, "the closing corner")
+  }
+
   func testOverlappingSegmentsAreOneLineNotTwo() throws {
     let once = LineCoverageMask(over: try canvas())
     let twice = LineCoverageMask(over: try canvas())
@@ -51,15 +89,23 @@ final class LineCoverageMaskTests: XCTestCase {
   }
 
   func testAsMuchInkAsCairosStroke() throws {
+    try assertInkLikeCairos(widths: [0.6, 1.0, 1.7, 4.5, 11], butt: false)
+  }
+
+  func testAsMuchInkAsCairosButtEndedStroke() throws {
+    try assertInkLikeCairos(widths: [2.5, 4.5, 11], butt: true)
+  }
+
+  private func assertInkLikeCairos(widths: [Double], butt: Bool) throws {
     var generator = SeededGenerator(seed: 3)
-    for width in [0.6, 1.0, 1.7, 4.5, 11] {
+    for width in widths {
       let points = (0..<12).map { _ in
         PixelPoint(
           x: Double.random(in: 10...190, using: &generator), y: Double.random(in: 10...190, using: &generator)
         )
       }
       let mask = LineCoverageMask(over: try canvas(width: 200, height: 200))
-      mask.addLine(points, width: width)
+      mask.addLine(points, width: width, buttEnds: butt)
       let maskInk = (0..<200).reduce(0) { sum, y in
         sum + (0..<200).reduce(0) { $0 + Int(mask.value(x: $1, y: y)) }
       }
@@ -67,7 +113,7 @@ final class LineCoverageMaskTests: XCTestCase {
       let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 200, 200)!
       let cr = cairo_create(surface)!
       cairo_set_line_width(cr, width)
-      cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+      cairo_set_line_cap(cr, butt ? CAIRO_LINE_CAP_BUTT : CAIRO_LINE_CAP_ROUND)
       cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
       cairo_move_to(cr, points[0].x, points[0].y)
       for point in points.dropFirst() { cairo_line_to(cr, point.x, point.y) }
@@ -145,7 +191,7 @@ final class LineCoverageMaskTests: XCTestCase {
     XCTAssertEqual(dot.value(x: 10, y: 10), 0)
   }
 
-  func testSolidHairlinesAndRoundLinesGoThroughTheMask() {
+  func testSolidHairlinesAndRoundJoinedLinesGoThroughTheMask() {
     func paint(
       width: Double, cap: LineCap = .butt, join: LineJoin = .miter, gap: Double = 0, dashes: [Double]? = nil
     )
@@ -159,6 +205,11 @@ final class LineCoverageMaskTests: XCTestCase {
     XCTAssertFalse(LineCoverageMask.draws(paint(width: 1.5), scale: 2), "three pixels, mitred: Cairo")
     XCTAssertTrue(LineCoverageMask.draws(paint(width: 12, cap: .round, join: .round), scale: 2))
     XCTAssertFalse(LineCoverageMask.draws(paint(width: 12, cap: .round, join: .bevel), scale: 1))
+    XCTAssertTrue(LineCoverageMask.draws(paint(width: 6, cap: .butt, join: .round), scale: 1), "casings")
+    XCTAssertFalse(LineCoverageMask.draws(paint(width: 6, cap: .square, join: .round), scale: 1))
+    XCTAssertTrue(LineCoverageMask.endsButt(paint(width: 6, cap: .butt, join: .round), scale: 1))
+    XCTAssertFalse(LineCoverageMask.endsButt(paint(width: 1.5, cap: .butt), scale: 1), "hairline: round")
+    XCTAssertFalse(LineCoverageMask.endsButt(paint(width: 6, cap: .round, join: .round), scale: 1))
     XCTAssertFalse(LineCoverageMask.draws(paint(width: 1, dashes: [2, 2]), scale: 1), "dashes: Cairo")
     XCTAssertFalse(LineCoverageMask.draws(paint(width: 1, gap: 3), scale: 1), "casings with a gap: Cairo")
   }
