@@ -23,7 +23,10 @@ enum StyledFeatures {
       let kinds = shared ? source.kinds : (ofFeature: [], count: 0)
       // Per kind: not yet styled (nil), or styled to a value or to nothing.
       var known = [Value??](repeating: nil, count: kinds.count)
-      for (index, feature) in source.layer.features.enumerated() where wanted[feature.type.rawValue] {
+      // By index, reading only the type: iterating the features themselves copied each (retaining its
+      // geometry and tags) for every layer.
+      let features = source.layer.features
+      for index in features.indices where wanted[features[index].type.rawValue] {
         let handle = MapFeature(source: source, index: index)
         let value: Value?
         if shared {
