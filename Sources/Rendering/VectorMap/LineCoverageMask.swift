@@ -64,21 +64,59 @@ final class LineCoverageMask {
   func value(x: Int, y: Int) -> UInt8 { coverage[y * stride + x] }
 
   /// Adds a line through `points` (image pixels), `width` pixels wide; with `buttEnds` its two ends
-  /// are cut square there (a line that comes back to its start, a ring, has no ends).
+  /// are cut square there (a line that comes back to its start, a ring, has no ends, as in MapLibre).
   func addLine(_ points: [PixelPoint], width: Double, buttEnds: Bool = false) {
     // A lone point is no line (Cairo draws nothing for it either).
-    guard var last = points.first, let final = points.last, points.count >= 2 else { return }
-    let butt = buttEnds && (final.x != last.x || final.y != last.y)
+    guard let start = points.first, let final = points.last, points.count >= 2 else { return }
+    if buttEnds {
+      if final != start { return addButtLine(points, width: width) }
+      // All in one point: no line, no direction to cut its ends square (MapLibre leaves it out).
+      if points.allSatisfy({ $0 == start }) { return }
+    }
+    var last = start
     // Vertices closer than half a pixel to the last one kept bend a line by less than it shows, and
     // each segment costs its capsule's pixels.
     let end = points.count - 1
-    var first = true
     for index in 1...end {
       let point = points[index]
       if index != end, abs(point.x - last.x) < 0.5, abs(point.y - last.y) < 0.5 { continue }
-      addSegment(last, point, width: width, buttStart: butt && first, buttEnd: butt && index == end)
-      first = false
+      addSegment(last, point, width: width)
       last = point
+    }
+  }
+
+  /// `addLine` with square ends: each end cut by a plane square to its end segment. A joint within
+  /// half a width of an end would reach past it as a whole disc (Cairo's and MapLibre's round joins
+  /// fill only a bend's outer wedge), so there the segments meet square and the joint's disc is cut
+  /// by that end's plane. The ends differ (`addLine`).
+  private func addButtLine(_ points: [PixelPoint], width: Double) {
+    var kept: [PixelPoint] = [points[0]]
+    for (index, point) in points.enumerated().dropFirst() {
+      let last = kept[kept.count - 1]
+      if index != points.count - 1, abs(point.x - last.x) < 0.5, abs(point.y - last.y) < 0.5 { continue }
+      kept.append(point)
+    }
+    let first = kept[0]
+    let final = kept[kept.count - 1]
+    // Square to the first and last segments that have a direction (the last point is kept even on
+    // top of the one before it).
+    guard let startCut = kept.lazy.compactMap({ LineCut(at: first, toward: $0) }).first,
+      let endCut = kept.reversed().lazy.compactMap({ LineCut(at: final, toward: $0) }).first
+    else { return }
+    func near(_ point: PixelPoint, _ end: PixelPoint) -> Bool {
+      let (dx, dy) = (point.x - end.x, point.y - end.y)
+      return dx * dx + dy * dy < width * width / 4
+    }
+    func square(_ point: PixelPoint) -> Bool { near(point, first) || near(point, final) }
+    for index in 1..<kept.count where kept[index - 1] != kept[index] {
+      let (a, b) = (kept[index - 1], kept[index])
+      let cuts = (square(a) ? LineCut(at: a, toward: b) : nil, square(b) ? LineCut(at: b, toward: a) : nil)
+      addSegment(a, b, width: width, cuts: cuts)
+    }
+    for joint in kept.dropFirst().dropLast() where square(joint) {
+      addSegment(
+        joint, joint, width: width,
+        cuts: (near(joint, first) ? startCut : nil, near(joint, final) ? endCut : nil))
     }
   }
 
@@ -122,6 +160,15 @@ final class LineCoverageMask {
   func addSegment(
     _ a: PixelPoint, _ b: PixelPoint, width: Double, buttStart: Bool = false, buttEnd: Bool = false
   ) {
+    addSegment(
+      a, b, width: width,
+      cuts: (buttStart ? LineCut(at: a, toward: b) : nil, buttEnd ? LineCut(at: b, toward: a) : nil))
+  }
+
+  /// `addSegment`, the capsule kept on the inner side of up to two cuts.
+  private func addSegment(
+    _ a: PixelPoint, _ b: PixelPoint, width: Double, cuts: (LineCut?, LineCut?)
+  ) {
     guard width > 0, width.isFinite, a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
     // Far-off ends are first cut to the mask widened by the line's reach (what lies beyond never shows),
     // so that lengths, directions and pixel indices stay in range; a segment so long that the cut's
@@ -133,21 +180,16 @@ final class LineCoverageMask {
       let window = ClipWindow(
         minX: -margin, minY: Double(top) - margin, maxX: Double(pixelWidth) + margin,
         maxY: Double(top + pixelHeight) + margin)
-      // An end the cut moved lies beyond the mask: its cap does not show.
       for piece in Clipping.polyline([a, b], to: window) where piece.count == 2 {
-        addNearSegment(
-          piece[0], piece[1], width: width, buttStart: buttStart && piece[0] == a,
-          buttEnd: buttEnd && piece[1] == b)
+        addNearSegment(piece[0], piece[1], width: width, cuts: cuts)
       }
       return
     }
-    addNearSegment(a, b, width: width, buttStart: buttStart, buttEnd: buttEnd)
+    addNearSegment(a, b, width: width, cuts: cuts)
   }
 
   /// `addSegment` for ends within reach of the mask.
-  private func addNearSegment(
-    _ a: PixelPoint, _ b: PixelPoint, width: Double, buttStart: Bool, buttEnd: Bool
-  ) {
+  private func addNearSegment(_ a: PixelPoint, _ b: PixelPoint, width: Double, cuts: (LineCut?, LineCut?)) {
     let half = width / 2
     // Beyond this distance from the segment a pixel's centre gets nothing; within `inside` it is
     // covered whole, and only the fringe between the two needs a distance. Under three pixels the
@@ -156,7 +198,7 @@ final class LineCoverageMask {
     let inside = half >= 1.5 ? half - 0.5 : -1
     let capsule = Capsule(
       a: PixelPoint(x: a.x, y: a.y - Double(top)), b: PixelPoint(x: b.x, y: b.y - Double(top)),
-      roundA: !buttStart, roundB: !buttEnd)
+      cuts: (cuts.0?.moved(up: Double(top)), cuts.1?.moved(up: Double(top))))
     // Clamped as Doubles first: a far-off segment or an absurd width must not trap converting to Int.
     let upper = min(capsule.a.y, capsule.b.y) - reach
     let lower = max(capsule.a.y, capsule.b.y) + reach
@@ -217,13 +259,54 @@ final class LineCoverageMask {
   }
 }
 
-/// A segment and the points near it, in the mask's pixels: within a radius of it, round around an end
-/// or cut square there.
+/// A square end: the half-plane on the line's side of a line through `point`, its normal (`nx`, `ny`,
+/// a unit vector) pointing into the line.
+private struct LineCut {
+  let point: PixelPoint
+  let nx: Double
+  let ny: Double
+
+  /// The cut at `end` square to the direction toward `inner`; nil when the two coincide.
+  init?(at end: PixelPoint, toward inner: PixelPoint) {
+    // Scaled to the larger component first: a far-off inner point must not overflow the length.
+    let (dx, dy) = (inner.x - end.x, inner.y - end.y)
+    let scale = max(abs(dx), abs(dy))
+    guard scale > 0, scale.isFinite else { return nil }
+    let (sx, sy) = (dx / scale, dy / scale)
+    let length = (sx * sx + sy * sy).squareRoot()
+    self.init(point: end, nx: sx / length, ny: sy / length)
+  }
+
+  private init(point: PixelPoint, nx: Double, ny: Double) {
+    self.point = point
+    self.nx = nx
+    self.ny = ny
+  }
+
+  /// The same cut with `offset` taken from its y (into a band mask's rows).
+  func moved(up offset: Double) -> LineCut {
+    LineCut(point: PixelPoint(x: point.x, y: point.y - offset), nx: nx, ny: ny)
+  }
+
+  /// Narrows `low`…`high` (x on the row line `y`) to the x on the cut's kept side.
+  func limit(row y: Double, low: inout Double, high: inout Double) {
+    // (x − point.x)·nx + (y − point.y)·ny ≥ 0
+    let offset = (y - point.y) * ny
+    if abs(nx) < 1e-12 {
+      if offset < 0 { (low, high) = (.infinity, -.infinity) }
+      return
+    }
+    let edge = point.x - offset / nx
+    if nx > 0 { low = max(low, edge) } else { high = min(high, edge) }
+  }
+}
+
+/// A segment and the points near it, in the mask's pixels: within a radius of it, cut square where a
+/// `LineCut` says.
 private struct Capsule {
   let a: PixelPoint
   let b: PixelPoint
-  private let roundA: Bool
-  private let roundB: Bool
+  private let cuts: (LineCut?, LineCut?)
   private let length: Double
   /// The segment's direction, a unit vector (zero for a point), and its components' inverses.
   private let ux: Double
@@ -231,18 +314,18 @@ private struct Capsule {
   private let inverseUX: Double
   private let inverseUY: Double
 
-  init(a: PixelPoint, b: PixelPoint, roundA: Bool = true, roundB: Bool = true) {
+  init(a: PixelPoint, b: PixelPoint, cuts: (LineCut?, LineCut?) = (nil, nil)) {
     self.a = a
     self.b = b
-    self.roundA = roundA
-    self.roundB = roundB
+    self.cuts = cuts
     let dx = b.x - a.x
     let dy = b.y - a.y
     length = (dx * dx + dy * dy).squareRoot()
     ux = length > 0 ? dx / length : 0
     uy = length > 0 ? dy / length : 0
-    inverseUX = ux != 0 ? 1 / ux : 0
-    inverseUY = uy != 0 ? 1 / uy : 0
+    // Components this small are taken as zero: their inverse would overflow.
+    inverseUX = abs(ux) >= 1e-12 ? 1 / ux : 0
+    inverseUY = abs(uy) >= 1e-12 ? 1 / uy : 0
   }
 
   /// The distance from `p` to the segment.
@@ -258,8 +341,8 @@ private struct Capsule {
   }
 
   /// The columns (0…`lastColumn`) whose pixel centres on the row line `y` lie within `radius` of the
-  /// segment: the capsule is convex, so they are one run, the hull of what its round ends' discs and
-  /// its body cut from the line.
+  /// segment and on the inner side of its cuts: the capsule is convex, so they are one run, the hull of
+  /// what its end discs and its body cut from the line, narrowed by the cuts.
   func columns(crossing y: Double, within radius: Double, lastColumn: Int) -> ClosedRange<Int>? {
     var low = Double.infinity
     var high = -Double.infinity
@@ -269,8 +352,8 @@ private struct Capsule {
       low = min(low, end.x - w)
       high = max(high, end.x + w)
     }
-    if roundA { disc(a) }
-    if roundB { disc(b) }
+    disc(a)
+    disc(b)
     if length > 0 {
       // The body: 0 ≤ along ≤ length and |across| ≤ radius, each linear in x on this row.
       let rowY = y - a.y
@@ -280,7 +363,7 @@ private struct Capsule {
         _ coefficient: Double, _ inverse: Double, _ offset: Double, _ from: Double, _ to: Double
       ) -> Bool {
         // from ≤ coefficient * x + offset ≤ to, with x measured from a.x.
-        if coefficient == 0 { return offset >= from && offset <= to }
+        if inverse == 0 { return offset >= from && offset <= to }
         let x1 = (from - offset) * inverse
         let x2 = (to - offset) * inverse
         bodyLow = max(bodyLow, min(x1, x2))
@@ -294,6 +377,8 @@ private struct Capsule {
         high = max(high, a.x + bodyHigh)
       }
     }
+    cuts.0?.limit(row: y, low: &low, high: &high)
+    cuts.1?.limit(row: y, low: &low, high: &high)
     guard low <= high else { return nil }
     // Centres x + 0.5 within [low, high].
     let bound = Double(lastColumn + 1)

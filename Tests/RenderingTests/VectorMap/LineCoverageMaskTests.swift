@@ -58,6 +58,60 @@ final class LineCoverageMaskTests: XCTestCase {
     XCTAssertEqual(bent.value(x: 20, y: 34), 255)
   }
 
+  /// An end segment shorter than half the width (a vertex next to an end, a repeated end, a vertex
+  /// thinned away) still ends the line square at its end: the joint before it does not reach past.
+  func testShortEndSegmentsKeepTheEndsSquare() throws {
+    let straight = LineCoverageMask(over: try canvas())
+    straight.addLine([PixelPoint(x: 10, y: 10), PixelPoint(x: 30, y: 10)], width: 8, buttEnds: true)
+    XCTAssertEqual([9, 10, 29, 30].map { straight.value(x: $0, y: 10) }, [0, 255, 255, 0])
+    let lines: [[PixelPoint]] = [
+      [PixelPoint(x: 10, y: 10), PixelPoint(x: 30, y: 10), PixelPoint(x: 30, y: 10)],
+      [PixelPoint(x: 10, y: 10), PixelPoint(x: 29.8, y: 10), PixelPoint(x: 30, y: 10)],
+      [PixelPoint(x: 10, y: 10), PixelPoint(x: 10.6, y: 10), PixelPoint(x: 30, y: 10)],
+      [PixelPoint(x: 10, y: 10), PixelPoint(x: 10.3, y: 10.1), PixelPoint(x: 30, y: 10)],
+    ]
+    for points in lines {
+      let mask = LineCoverageMask(over: try canvas())
+      mask.addLine(points, width: 8, buttEnds: true)
+      for y in 0..<40 {
+        for x in 0..<40 {
+          XCTAssertEqual(mask.value(x: x, y: y), straight.value(x: x, y: y), "(\(x), \(y)) of \(points)")
+        }
+      }
+    }
+  }
+
+  /// A bend next to a square end keeps its round outer corner, cut where the line ends.
+  func testABendNextToASquareEndIsCutThere() throws {
+    let mask = LineCoverageMask(over: try canvas())
+    // East along row 10, then 2 px south: the end is square to the short southward piece (y = 12).
+    mask.addLine(
+      [PixelPoint(x: 10, y: 10), PixelPoint(x: 30, y: 10), PixelPoint(x: 30, y: 12)], width: 8, buttEnds: true
+    )
+    XCTAssertEqual(mask.value(x: 32, y: 8), 255, "the bend's round outer corner")
+    XCTAssertEqual(mask.value(x: 29, y: 11), 255)
+    XCTAssertEqual([12, 13, 14, 15].map { mask.value(x: 30, y: $0) }, [0, 0, 0, 0], "past the end")
+    XCTAssertEqual([12, 13].map { mask.value(x: 20, y: $0) }, [255, 255], "the first segment's body")
+  }
+
+  /// A butt-ended line all in one point has no direction and draws nothing; one far off the mask
+  /// keeps its square end where it is seen.
+  func testButtLinesInOnePointAndFarOff() throws {
+    let dot = LineCoverageMask(over: try canvas())
+    dot.addLine([PixelPoint(x: 20, y: 20), PixelPoint(x: 20, y: 20)], width: 8, buttEnds: true)
+    dot.addLine(Array(repeating: PixelPoint(x: 20, y: 20), count: 3), width: 8, buttEnds: true)
+    XCTAssertEqual(dot.value(x: 20, y: 20), 0)
+    let far = LineCoverageMask(over: try canvas())
+    far.addLine([PixelPoint(x: 10, y: 10), PixelPoint(x: 2e6, y: 10)], width: 4, buttEnds: true)
+    XCTAssertEqual([8, 9, 10, 39].map { far.value(x: $0, y: 9) }, [0, 0, 255, 255])
+    let farther = LineCoverageMask(over: try canvas())
+    farther.addLine([PixelPoint(x: 10, y: 10), PixelPoint(x: 1e300, y: 10)], width: 4, buttEnds: true)
+    XCTAssertEqual([8, 9, 10, 39].map { farther.value(x: $0, y: 9) }, [0, 0, 255, 255], "1e300 away")
+    let farStart = LineCoverageMask(over: try canvas())
+    farStart.addLine([PixelPoint(x: -2e6, y: 10), PixelPoint(x: 30, y: 10)], width: 4, buttEnds: true)
+    XCTAssertEqual([0, 29, 30, 31].map { farStart.value(x: $0, y: 9) }, [255, 255, 0, 0])
+  }
+
   /// A ring has no ends: where it closes, its corner is joined like every other.
   func testARingDrawnWithButtEndsHasNoNotch() throws {
     let ring = [
@@ -252,6 +306,9 @@ final class LineCoverageMaskTests: XCTestCase {
     XCTAssertFalse(LineCoverageMask.draws(paint(width: 6, cap: .square, join: .round), scale: 1))
     XCTAssertTrue(LineCoverageMask.endsButt(paint(width: 6, cap: .butt, join: .round), scale: 1))
     XCTAssertFalse(LineCoverageMask.endsButt(paint(width: 1.5, cap: .butt), scale: 1), "hairline: round")
+    XCTAssertTrue(LineCoverageMask.endsButt(paint(width: 2, cap: .butt, join: .round), scale: 1))
+    XCTAssertTrue(LineCoverageMask.endsButt(paint(width: 1, cap: .butt, join: .round), scale: 2))
+    XCTAssertFalse(LineCoverageMask.endsButt(paint(width: 1.99, cap: .butt, join: .round), scale: 1))
     XCTAssertFalse(LineCoverageMask.endsButt(paint(width: 6, cap: .round, join: .round), scale: 1))
     XCTAssertFalse(LineCoverageMask.draws(paint(width: 1, dashes: [2, 2]), scale: 1), "dashes: Cairo")
     XCTAssertFalse(LineCoverageMask.draws(paint(width: 1, gap: 3), scale: 1), "casings with a gap: Cairo")

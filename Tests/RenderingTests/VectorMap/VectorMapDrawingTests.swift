@@ -155,6 +155,30 @@ final class VectorMapDrawingTests: XCTestCase {
     XCTAssertEqual(image.pixel(249, row), [255, 255, 255, 255], "outside")
   }
 
+  /// A casing's butt caps end it square at the line's ends (through the coverage mask in images), where
+  /// round caps reach half a width further.
+  func testButtCapsEndSquareAndRoundCapsReachPast() throws {
+    let supply = supply([tile: [("roads", [line([(2048, 1024), (2048, 3072)])])]])
+    for cap in ["butt", "round"] {
+      let style = try SyntheticMaps.style(
+        """
+        {"id": "casing", "type": "line", "source": "s", "source-layer": "roads",
+         "layout": {"line-cap": "\(cap)", "line-join": "round"},
+         "paint": {"line-color": "#000000", "line-width": 8}}
+        """)
+      let image = try SyntheticMaps.pixels(
+        SyntheticMaps.render(style, supply, camera: SyntheticMaps.camera()).data)
+      // The line runs down column 256 from row 128 to row 384, 8 pixels wide.
+      let black: [UInt8] = [0, 0, 0, 255]
+      let white: [UInt8] = [255, 255, 255, 255]
+      XCTAssertEqual(image.pixel(256, 200), black, cap)
+      XCTAssertEqual(image.pixel(253, 128), black, cap)
+      XCTAssertEqual(image.pixel(253, 383), black, cap)
+      XCTAssertEqual(image.pixel(256, 126), cap == "butt" ? white : black, cap)
+      XCTAssertEqual(image.pixel(256, 385), cap == "butt" ? white : black, cap)
+    }
+  }
+
   func testDashesAreMeasuredInLineWidths() throws {
     let supply = supply([tile: [("roads", [line([(0, 2048), (4096, 2048)])])]])
     let style = try SyntheticMaps.style(
