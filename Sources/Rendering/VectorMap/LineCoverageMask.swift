@@ -85,10 +85,10 @@ final class LineCoverageMask {
     }
   }
 
-  /// `addLine` with square ends: each end cut by a plane square to its end segment. A joint within
-  /// half a width of an end would reach past it as a whole disc (Cairo's and MapLibre's round joins
-  /// fill only a bend's outer wedge), so there the segments meet square and the joint's disc is cut
-  /// by that end's plane. The ends differ (`addLine`).
+  /// `addLine` with square ends, each cut square to its end segment. Where a joint lies within half a
+  /// width of an end, its whole disc could reach past that end, so there the two segments meet square
+  /// and the joint is the disc's outer wedge between them (as Cairo and MapLibre draw a round join);
+  /// other joints stay whole discs. The ends differ (`addLine`).
   private func addButtLine(_ points: [PixelPoint], width: Double) {
     var kept: [PixelPoint] = [points[0]]
     for (index, point) in points.enumerated().dropFirst() {
@@ -96,27 +96,27 @@ final class LineCoverageMask {
       if index != points.count - 1, abs(point.x - last.x) < 0.5, abs(point.y - last.y) < 0.5 { continue }
       kept.append(point)
     }
-    let first = kept[0]
-    let final = kept[kept.count - 1]
-    // Square to the first and last segments that have a direction (the last point is kept even on
-    // top of the one before it).
-    guard let startCut = kept.lazy.compactMap({ LineCut(at: first, toward: $0) }).first,
-      let endCut = kept.reversed().lazy.compactMap({ LineCut(at: final, toward: $0) }).first
-    else { return }
-    func near(_ point: PixelPoint, _ end: PixelPoint) -> Bool {
-      let (dx, dy) = (point.x - end.x, point.y - end.y)
-      return dx * dx + dy * dy < width * width / 4
+    let (first, final) = (kept[0], kept[kept.count - 1])
+    func square(_ point: PixelPoint) -> Bool {
+      let radius = width * width / 4
+      func near(_ end: PixelPoint) -> Bool {
+        let (dx, dy) = (point.x - end.x, point.y - end.y)
+        return dx * dx + dy * dy < radius
+      }
+      return near(first) || near(final)
     }
-    func square(_ point: PixelPoint) -> Bool { near(point, first) || near(point, final) }
     for index in 1..<kept.count where kept[index - 1] != kept[index] {
       let (a, b) = (kept[index - 1], kept[index])
       let cuts = (square(a) ? LineCut(at: a, toward: b) : nil, square(b) ? LineCut(at: b, toward: a) : nil)
       addSegment(a, b, width: width, cuts: cuts)
     }
-    for joint in kept.dropFirst().dropLast() where square(joint) {
-      addSegment(
-        joint, joint, width: width,
-        cuts: (near(joint, first) ? startCut : nil, near(joint, final) ? endCut : nil))
+    for index in kept.indices.dropFirst().dropLast() where square(kept[index]) {
+      let (before, joint, after) = (kept[index - 1], kept[index], kept[index + 1])
+      // Past the joint along the segment that comes in, and before it along the one that leaves.
+      guard let incoming = LineCut(at: joint, awayFrom: before),
+        let outgoing = LineCut(at: joint, awayFrom: after)
+      else { continue }
+      addSegment(joint, joint, width: width, cuts: (incoming, outgoing))
     }
   }
 
@@ -268,13 +268,22 @@ private struct LineCut {
 
   /// The cut at `end` square to the direction toward `inner`; nil when the two coincide.
   init?(at end: PixelPoint, toward inner: PixelPoint) {
-    // Scaled to the larger component first: a far-off inner point must not overflow the length.
-    let (dx, dy) = (inner.x - end.x, inner.y - end.y)
+    self.init(point: end, direction: (inner.x - end.x, inner.y - end.y))
+  }
+
+  /// The cut at `point` keeping what lies on the side away from `other`.
+  init?(at point: PixelPoint, awayFrom other: PixelPoint) {
+    self.init(point: point, direction: (point.x - other.x, point.y - other.y))
+  }
+
+  private init?(point: PixelPoint, direction: (Double, Double)) {
+    // Scaled to the larger component first: a far-off point must not overflow the length.
+    let (dx, dy) = direction
     let scale = max(abs(dx), abs(dy))
     guard scale > 0, scale.isFinite else { return nil }
     let (sx, sy) = (dx / scale, dy / scale)
     let length = (sx * sx + sy * sy).squareRoot()
-    self.init(point: end, nx: sx / length, ny: sy / length)
+    self.init(point: point, nx: sx / length, ny: sy / length)
   }
 
   private init(point: PixelPoint, nx: Double, ny: Double) {

@@ -81,7 +81,7 @@ final class LineCoverageMaskTests: XCTestCase {
     }
   }
 
-  /// A bend next to a square end keeps its round outer corner, cut where the line ends.
+  /// A bend next to a square end keeps its round outer corner (the join's wedge) and stops at the end.
   func testABendNextToASquareEndIsCutThere() throws {
     let mask = LineCoverageMask(over: try canvas())
     // East along row 10, then 2 px south: the end is square to the short southward piece (y = 12).
@@ -92,6 +92,19 @@ final class LineCoverageMaskTests: XCTestCase {
     XCTAssertEqual(mask.value(x: 29, y: 11), 255)
     XCTAssertEqual([12, 13, 14, 15].map { mask.value(x: 30, y: $0) }, [0, 0, 0, 0], "past the end")
     XCTAssertEqual([12, 13].map { mask.value(x: 20, y: $0) }, [255, 255], "the first segment's body")
+  }
+
+  /// A joint near both ends of a short loop keeps its round outer corner: the joint is cut by its own
+  /// segments, never by an end's plane (a reviewer's case: the corner was notched).
+  func testAJointNearBothEndsKeepsItsOuterCorner() throws {
+    let mask = LineCoverageMask(over: try canvas(width: 48, height: 64))
+    let loop = [(30, 30), (33, 30), (33, 50), (10, 50), (10, 31), (30, 31)].map {
+      PixelPoint(x: $0.0, y: $0.1)
+    }
+    mask.addLine(loop, width: 10, buttEnds: true)
+    XCTAssertEqual(mask.value(x: 35, y: 27), 255, "the corner's outer wedge")
+    XCTAssertEqual(mask.value(x: 36, y: 26), 143, "its antialiased rim")
+    XCTAssertEqual(mask.value(x: 39, y: 27), 0, "beyond the corner's radius")
   }
 
   /// A butt-ended line all in one point has no direction and draws nothing; one far off the mask
