@@ -75,10 +75,11 @@ struct GeometryLayerPlan {
 
   /// In images, solid lines under two pixels wide or with round joins and round or butt caps go through
   /// the canvas's `LineCoverageMask`. Dashed ones under `coarseAntialiasingWidth` pixels whose colour
-  /// differs from the ground by at most `coarseAntialiasingContrast` (the largest channel difference, 0…1) are stroked
-  /// with Cairo's coarse antialiasing (a 4×4 grid of samples a pixel), in half the time: an edge pixel
-  /// is then off by at most a quarter of that contrast, 8 levels. Lines that stand out more and wide
-  /// lines (whose edges lie on their casings, not on the ground) keep exact antialiasing.
+  /// differs from the ground by at most `coarseAntialiasingContrast` (the largest channel difference,
+  /// 0…1) are stroked with Cairo's coarse antialiasing (a 4×4 grid of samples a pixel), in half the
+  /// time: an edge pixel is then off by at most a quarter of that contrast, 8 levels. Lines that stand
+  /// out more and wide lines (whose edges lie on their casings, not on the ground) keep exact
+  /// antialiasing.
   static let coarseAntialiasingContrast = 32.0 / 255
   static let coarseAntialiasingWidth = 2.0
 

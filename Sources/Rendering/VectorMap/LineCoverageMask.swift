@@ -73,14 +73,24 @@ final class LineCoverageMask {
       // All in one point: no line, no direction to cut its ends square (MapLibre leaves it out).
       if points.allSatisfy({ $0 == start }) { return }
     }
-    var last = start
-    // Vertices closer than half a pixel to the last one kept bend a line by less than it shows, and
-    // each segment costs its capsule's pixels.
+    var last: PixelPoint?
+    Self.forEachKept(points) { point in
+      if let last { addSegment(last, point, width: width) }
+      last = point
+    }
+  }
+
+  /// The points a line is drawn through: the first and the last always, the others only half a pixel
+  /// or more (in x or y) from the last kept. Closer ones bend a line by less than it shows, and each
+  /// segment costs its capsule's pixels.
+  private static func forEachKept(_ points: [PixelPoint], _ body: (PixelPoint) -> Void) {
+    guard var last = points.first else { return }
+    body(last)
     let end = points.count - 1
-    for index in 1...end {
+    for index in points.indices.dropFirst() {
       let point = points[index]
       if index != end, abs(point.x - last.x) < 0.5, abs(point.y - last.y) < 0.5 { continue }
-      addSegment(last, point, width: width)
+      body(point)
       last = point
     }
   }
@@ -90,18 +100,14 @@ final class LineCoverageMask {
   /// and the joint is the disc's outer wedge between them (as Cairo and MapLibre draw a round join);
   /// other joints stay whole discs. The ends differ (`addLine`).
   private func addButtLine(_ points: [PixelPoint], width: Double) {
-    var kept: [PixelPoint] = [points[0]]
-    for (index, point) in points.enumerated().dropFirst() {
-      let last = kept[kept.count - 1]
-      if index != points.count - 1, abs(point.x - last.x) < 0.5, abs(point.y - last.y) < 0.5 { continue }
-      kept.append(point)
-    }
+    var kept: [PixelPoint] = []
+    Self.forEachKept(points) { kept.append($0) }
     let (first, final) = (kept[0], kept[kept.count - 1])
+    let halfWidthSquared = width * width / 4
     func square(_ point: PixelPoint) -> Bool {
-      let radius = width * width / 4
       func near(_ end: PixelPoint) -> Bool {
         let (dx, dy) = (point.x - end.x, point.y - end.y)
-        return dx * dx + dy * dy < radius
+        return dx * dx + dy * dy < halfWidthSquared
       }
       return near(first) || near(final)
     }
@@ -155,14 +161,9 @@ final class LineCoverageMask {
     flush()
   }
 
-  /// Adds the capsule around `a`–`b` (image pixels) of `width` pixels; `buttStart` and `buttEnd` cut
-  /// it square at `a` and at `b`.
-  func addSegment(
-    _ a: PixelPoint, _ b: PixelPoint, width: Double, buttStart: Bool = false, buttEnd: Bool = false
-  ) {
-    addSegment(
-      a, b, width: width,
-      cuts: (buttStart ? LineCut(at: a, toward: b) : nil, buttEnd ? LineCut(at: b, toward: a) : nil))
+  /// Adds the capsule around `a`–`b` (image pixels) of `width` pixels.
+  func addSegment(_ a: PixelPoint, _ b: PixelPoint, width: Double) {
+    addSegment(a, b, width: width, cuts: (nil, nil))
   }
 
   /// `addSegment`, the capsule kept on the inner side of up to two cuts.

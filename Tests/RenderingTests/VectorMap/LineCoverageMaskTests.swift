@@ -156,7 +156,7 @@ final class LineCoverageMaskTests: XCTestCase {
       let width = [0.5, 1, 1.6, 3.2, 7][Int.random(in: 0..<5, using: &generator)]
       let butt = Bool.random(using: &generator)
       let mask = LineCoverageMask(over: try canvas(width: size, height: size))
-      mask.addSegment(a, b, width: width, buttStart: butt, buttEnd: butt)
+      mask.addLine([a, b], width: width, buttEnds: butt)
       let dx = b.x - a.x
       let dy = b.y - a.y
       let length = (dx * dx + dy * dy).squareRoot()
