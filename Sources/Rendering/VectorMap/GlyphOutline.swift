@@ -6,14 +6,7 @@ import MapMath
 /// glyph is drawn by moving its points, not by asking Cairo for a font at yet another angle (each new
 /// angle makes Cairo load and render the glyph again, which is what a street name cost).
 struct GlyphOutline {
-  enum Element {
-    case move(PixelPoint)
-    case line(PixelPoint)
-    case curve(PixelPoint, PixelPoint, PixelPoint)
-    case close
-  }
-
-  let elements: [Element]
+  let elements: [PathElement]
 
   /// Reads the outline of a one-glyph string from Cairo, in the context's unscaled user space.
   init(
@@ -24,30 +17,8 @@ struct GlyphOutline {
     cairo_new_path(cr)
     cairo_move_to(cr, 0, 0)
     pango_cairo_glyph_string_path(cr, font, string)
-    var elements: [Element] = []
-    if let path = cairo_copy_path(cr) {
-      defer { cairo_path_destroy(path) }
-      if path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data {
-        var index = 0
-        let count = Int(path.pointee.num_data)
-        func point(_ offset: Int) -> PixelPoint {
-          PixelPoint(x: data[index + offset].point.x, y: data[index + offset].point.y)
-        }
-        while index < count {
-          let header = data[index].header
-          let length = max(Int(header.length), 1)
-          guard index + length <= count else { break }
-          switch header.type {
-          case CAIRO_PATH_MOVE_TO where length >= 2: elements.append(.move(point(1)))
-          case CAIRO_PATH_LINE_TO where length >= 2: elements.append(.line(point(1)))
-          case CAIRO_PATH_CURVE_TO where length >= 4: elements.append(.curve(point(1), point(2), point(3)))
-          case CAIRO_PATH_CLOSE_PATH: elements.append(.close)
-          default: break
-          }
-          index += length
-        }
-      }
-    }
+    var elements: [PathElement] = []
+    PathElement.forEach(inCurrentPathOf: cr) { elements.append($0) }
     cairo_new_path(cr)
     cairo_restore(cr)
     self.elements = elements

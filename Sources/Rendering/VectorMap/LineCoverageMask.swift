@@ -129,34 +129,23 @@ final class LineCoverageMask {
   /// Adds Cairo's current path (flattened at the context's tolerance) as lines `width` pixels wide;
   /// `scale` turns its points into image pixels. Subpaths that close come back to their start.
   func addCurrentPath(of cr: OpaquePointer, width: Double, scale: Double) {
-    guard let path = cairo_copy_path_flat(cr) else { return }
-    defer { cairo_path_destroy(path) }
-    guard path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data else { return }
     var line: [PixelPoint] = []
     func flush() {
       addLine(line, width: width)
       line.removeAll(keepingCapacity: true)
     }
-    var index = 0
-    let count = Int(path.pointee.num_data)
-    while index < count {
-      let header = data[index].header
-      let length = max(Int(header.length), 1)
-      guard index + length <= count else { break }
-      let point =
-        length >= 2 ? PixelPoint(x: data[index + 1].point.x * scale, y: data[index + 1].point.y * scale) : nil
-      switch header.type {
-      case CAIRO_PATH_MOVE_TO:
+    PathElement.forEach(inCurrentPathOf: cr, flat: true) { element in
+      switch element {
+      case .move(let point):
         flush()
-        if let point { line.append(point) }
-      case CAIRO_PATH_LINE_TO:
-        if let point { line.append(point) }
-      case CAIRO_PATH_CLOSE_PATH:
+        line.append(PixelPoint(x: point.x * scale, y: point.y * scale))
+      case .line(let point):
+        line.append(PixelPoint(x: point.x * scale, y: point.y * scale))
+      case .close:
         if let first = line.first { line.append(first) }
         flush()
-      default: break
+      case .curve: break  // flattened away
       }
-      index += length
     }
     flush()
   }
