@@ -4,7 +4,8 @@ import MapMath
 /// A line label's text as Pango shaped it, taken apart into glyphs so that each can be placed and turned
 /// along a street: its advance, its centre's distance from the text's start, and a one-glyph Pango glyph
 /// string that draws it (as a real glyph in SVG and PDF). Owns its Pango layout (which keeps the fonts
-/// alive) and the glyph strings; one thread only.
+/// alive) and the glyph strings; one thread only, but once `prepareOutlines` has run, `addPath` on
+/// any number.
 final class CurvedLabelText {
   struct Glyph {
     /// From the text's start to the glyph's centre, in points.
@@ -74,11 +75,25 @@ final class CurvedLabelText {
 
   /// Adds every glyph's outline to the current path: under the halo's stroke, and for images also
   /// the letters themselves (filled), which is much faster than showing turned glyphs.
+  /// Made on first use, or before by `prepareOutlines` (then any thread may draw them at once).
   func addPath(_ placed: [Placed], to cr: OpaquePointer) {
-    let outlines = self.outlines ?? glyphs.map { GlyphOutline(font: $0.font, string: $0.string, cr: cr) }
-    self.outlines = outlines
+    prepareOutlines(using: cr)
+    guard let outlines else { return }
     for ((glyph, outline), place) in zip(zip(glyphs, outlines), placed) {
       outline.add(to: cr, origin: place.point, angle: place.angle, dx: -glyph.advance / 2, dy: baselineShift)
+    }
+  }
+
+  /// Reads every glyph's outline through `cr` (Pango), unless done before. The context's current path
+  /// (the halos of the labels before this one) is kept.
+  func prepareOutlines(using cr: OpaquePointer) {
+    guard outlines == nil else { return }
+    let kept = cairo_copy_path(cr)
+    defer { cairo_path_destroy(kept) }
+    outlines = glyphs.map { GlyphOutline(font: $0.font, string: $0.string, cr: cr) }
+    cairo_new_path(cr)
+    if let kept, kept.pointee.status == CAIRO_STATUS_SUCCESS, kept.pointee.num_data > 0 {
+      cairo_append_path(cr, kept)
     }
   }
 

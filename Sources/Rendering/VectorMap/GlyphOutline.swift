@@ -8,7 +8,8 @@ import MapMath
 struct GlyphOutline {
   let elements: [PathElement]
 
-  /// Reads the outline of a one-glyph string from Cairo, in the context's unscaled user space.
+  /// Reads the outline of a one-glyph string from Cairo, in the context's unscaled user space. Leaves
+  /// the context without a current path.
   init(
     font: UnsafeMutablePointer<PangoFont>, string: UnsafeMutablePointer<PangoGlyphString>, cr: OpaquePointer
   ) {
@@ -29,27 +30,10 @@ struct GlyphOutline {
   func add(to cr: OpaquePointer, origin: PixelPoint, angle: Double, dx: Double, dy: Double) {
     let cosine = cos(angle)
     let sine = sin(angle)
-    func map(_ p: PixelPoint) -> (Double, Double) {
+    PathElement.add(elements, to: cr) { p in
       let x = p.x + dx
       let y = p.y + dy
-      return (origin.x + x * cosine - y * sine, origin.y + x * sine + y * cosine)
-    }
-    for element in elements {
-      switch element {
-      case .move(let p):
-        let (x, y) = map(p)
-        cairo_move_to(cr, x, y)
-      case .line(let p):
-        let (x, y) = map(p)
-        cairo_line_to(cr, x, y)
-      case .curve(let a, let b, let c):
-        let (x1, y1) = map(a)
-        let (x2, y2) = map(b)
-        let (x3, y3) = map(c)
-        cairo_curve_to(cr, x1, y1, x2, y2, x3, y3)
-      case .close:
-        cairo_close_path(cr)
-      }
+      return PixelPoint(x: origin.x + x * cosine - y * sine, y: origin.y + x * sine + y * cosine)
     }
   }
 }

@@ -34,4 +34,25 @@ enum PathElement {
       index += length
     }
   }
+
+  /// Appends `elements` to the context's current path, each point through `map` first.
+  static func add(
+    _ elements: [PathElement], to cr: OpaquePointer, map: (PixelPoint) -> PixelPoint = { $0 }
+  ) {
+    for element in elements {
+      switch element {
+      case .move(let p):
+        let q = map(p)
+        cairo_move_to(cr, q.x, q.y)
+      case .line(let p):
+        let q = map(p)
+        cairo_line_to(cr, q.x, q.y)
+      case .curve(let a, let b, let c):
+        let (q1, q2, q3) = (map(a), map(b), map(c))
+        cairo_curve_to(cr, q1.x, q1.y, q2.x, q2.y, q3.x, q3.y)
+      case .close:
+        cairo_close_path(cr)
+      }
+    }
+  }
 }

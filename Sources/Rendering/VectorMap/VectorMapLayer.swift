@@ -33,6 +33,8 @@ final class VectorMapLayer {
     case placeholders
     case geometry(GeometryLayerPlan)
     case labels(Int)
+
+    var isLabels: Bool { if case .labels = self { true } else { false } }
   }
 
   let camera: Camera
@@ -157,20 +159,34 @@ final class VectorMapLayer {
   private var view: PixelRect { PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height) }
 
   /// Paints the map: the style's layers in order, placeholders where tiles failed, the labels. Layers
-  /// before the first label layer are drawn in bands on every core (`BandedDrawing`; `bands` overrides
-  /// its rows); labels (Pango, one thread) and whatever comes after them on the whole canvas.
+  /// are drawn in bands on every core (`BandedDrawing`; `bands` overrides its rows) up to the first
+  /// label layer, and in images to the end when only label layers follow it: their halos and street
+  /// names are outlines read beforehand (`PlacedLabelLayer.prepareForBands`), and the point labels'
+  /// letters (Pango, one thread) follow on the whole canvas. Otherwise the labels and whatever comes
+  /// after them are drawn on the whole canvas.
   func draw(on canvas: Canvas, bands: [Range<Int>]? = nil) {
-    let firstLabels = steps.firstIndex { if case .labels = $0 { true } else { false } } ?? steps.count
-    let bandedSteps = steps[..<firstLabels]
+    let firstLabels = steps.firstIndex { $0.isLabels } ?? steps.count
+    let labelsInBands = canvas.format == .png && steps[firstLabels...].allSatisfy(\.isLabels)
+    let bandedSteps = labelsInBands ? steps[...] : steps[..<firstLabels]
+    let outlines = labelsInBands ? labelLayers.map { $0.prepareForBands(on: canvas) } : []
     BandedDrawing.draw(on: canvas, rows: bands) { band, bandView in
-      self.draw(bandedSteps, on: band, drawn: bandView, placeholdersDrawn: false)
+      self.draw(bandedSteps, on: band, drawn: bandView, placeholdersDrawn: false, labelOutlines: outlines)
+    }
+    if labelsInBands {
+      for case .labels(let index) in bandedSteps { labelLayers[index].drawPointTexts(on: canvas) }
+      return
     }
     let placeholdersDrawn = bandedSteps.contains { if case .placeholders = $0 { true } else { false } }
     draw(steps[firstLabels...], on: canvas, drawn: view, placeholdersDrawn: placeholdersDrawn)
   }
 
   /// Paints some of the steps; `drawn` (points) is the part of the image drawn.
-  private func draw(_ steps: ArraySlice<Step>, on canvas: Canvas, drawn: PixelRect, placeholdersDrawn: Bool) {
+  /// With `labelOutlines` (each label layer's, `PlacedLabelLayer.prepareForBands`) the label layers draw
+  /// their part in a band.
+  private func draw(
+    _ steps: ArraySlice<Step>, on canvas: Canvas, drawn: PixelRect, placeholdersDrawn: Bool,
+    labelOutlines: [[[PathElement]?]] = []
+  ) {
     let cr = canvas.context
     let needsDataClip = tiles.contains { !$0.hasData }
     var clipped = false
@@ -199,7 +215,11 @@ final class VectorMapLayer {
       case .labels(let index):
         // Labels may cross the edge of the data; they were placed inside the image.
         clip(false)
-        labelLayers[index].draw(on: canvas)
+        if labelOutlines.isEmpty {
+          labelLayers[index].draw(on: canvas)
+        } else {
+          labelLayers[index].drawInBand(on: canvas, drawn: drawn, outlines: labelOutlines[index])
+        }
       }
     }
     clip(false)

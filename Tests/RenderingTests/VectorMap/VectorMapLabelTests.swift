@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import MapMath
 import MapStyle
 import TestSupport
@@ -124,5 +125,81 @@ final class VectorMapLabelTests: XCTestCase {
       checked += 1
     }
     XCTAssertGreaterThan(checked, 10)
+  }
+
+  /// Every street name is drawn, with its halo: blue letters and a red halo in each label's box, in
+  /// bands and on one canvas, and where a line layer after the labels keeps them off the bands; and its
+  /// letters where there is no halo. (Reading a street name's glyph outlines once wiped the path the
+  /// names before it had added: only the last name of a colour got its halo, or, without halos, its
+  /// letters.)
+  func testEveryStreetNameIsDrawnWithItsHalo() throws {
+    let camera = try VectorMapFixtures.exampleCamera()
+    let height = Int(camera.pixelSize.height)
+    let light = try styleObject("light")
+    var lineOnTop = light
+    var layers = try XCTUnwrap(lineOnTop["layers"] as? [[String: Any]])
+    let source = try XCTUnwrap(layers.first { $0["source-layer"] as? String == "transportation" }?["source"])
+    layers.append([
+      "id": "rail-on-top", "type": "line", "source": source, "source-layer": "transportation",
+      "filter": ["==", "class", "rail"], "paint": ["line-color": "#00ff00", "line-width": 0.5],
+    ])
+    lineOnTop["layers"] = layers
+    for (name, object) in [("labels last", light), ("a line after the labels", lineOnTop)] {
+      for bands in [nil, [0..<height]] {
+        for halo in [true, false] {
+          let case_ = "\(name), \(bands == nil ? "4 bands" : "1 band"), \(halo ? "halo" : "no halo")"
+          let drawn = try VectorMapFixtures.render(
+            style: try labelsInBlue(object, redHalo: halo), camera: camera, bands: bands)
+          let image = try PNGCodec.decode(drawn.data)
+          var checked = 0
+          for label in drawn.layer.placedLabels.map(\.1) {
+            guard case .curved = label.drawing else { continue }
+            var (letters, haloPixels) = (0, 0)
+            let rect = label.rect
+            for y in max(Int(rect.minY), 0)..<min(Int(rect.maxY.rounded(.up)), image.height) {
+              for x in max(Int(rect.minX), 0)..<min(Int(rect.maxX.rounded(.up)), image.width) {
+                let index = (y * image.width + x) * 4
+                let (r, g, b) = (
+                  Int(image.rgba[index]), Int(image.rgba[index + 1]), Int(image.rgba[index + 2])
+                )
+                if b > r + 60, b > g + 60 { letters += 1 }
+                if r > b + 100, r > g + 100 { haloPixels += 1 }
+              }
+            }
+            XCTAssertGreaterThan(letters, 10, "\(case_): \(label.text) has no letters")
+            if halo {
+              XCTAssertGreaterThan(haloPixels, 20, "\(case_): \(label.text) has no halo")
+            } else {
+              XCTAssertEqual(haloPixels, 0, "\(case_): \(label.text)")
+            }
+            checked += 1
+          }
+          XCTAssertGreaterThan(checked, 20, case_)
+        }
+      }
+    }
+  }
+
+  private func styleObject(_ name: String) throws -> [String: Any] {
+    let url = RepositoryPaths.styles.appendingPathComponent("vector/\(name).json")
+    return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+  }
+
+  /// The style `object` describes, every label's letters blue; with `redHalo` its halo red, else none.
+  private func labelsInBlue(_ object: [String: Any], redHalo: Bool) throws -> MapStyle {
+    var object = object
+    if let layers = object["layers"] as? [[String: Any]] {
+      object["layers"] = layers.map { layer -> [String: Any] in
+        guard layer["type"] as? String == "symbol" else { return layer }
+        var layer = layer
+        var paint = layer["paint"] as? [String: Any] ?? [:]
+        paint["text-color"] = "#0000ff"
+        paint["text-halo-color"] = "#ff0000"
+        paint["text-halo-width"] = redHalo ? 1.4 : 0
+        layer["paint"] = paint
+        return layer
+      }
+    }
+    return try MapStyle(bytes: [UInt8](JSONSerialization.data(withJSONObject: object)))
   }
 }
