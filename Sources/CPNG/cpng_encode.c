@@ -77,40 +77,62 @@ uint32_t filter_sample_runs(uint32_t height, uint32_t first[SAMPLE_RUNS], uint32
   return runs;
 }
 
+/* One filter's trial on the sample rows: the rows filtered and deflated at level 3. */
+typedef struct {
+  task_queue tasks; /* task 0 tries "none", task 1 "paeth" */
+  const unsigned char *const *runs;
+  const uint32_t *counts;
+  uint32_t run_count;
+  size_t row_bytes, sample_rows;
+  int bpp;
+  size_t sizes[2];
+} filter_trials;
+
+static void *filter_trial_worker(void *argument) {
+  filter_trials *trials = argument;
+  for (int64_t task; (task = take_task(&trials->tasks)) >= 0;) {
+    const int filter = task == 0 ? FILTER_NONE : FILTER_PAETH;
+    const size_t n = (trials->row_bytes + 1) * trials->sample_rows;
+    unsigned char *filtered = scratch_take(n);
+    struct libdeflate_compressor *compressor = compressor_take(3);
+    const size_t bound = compressor ? libdeflate_deflate_compress_bound(compressor, n) : 0;
+    unsigned char *scratch = bound ? scratch_take(bound) : NULL;
+    if (filtered && scratch) {
+      size_t sampled = 0;
+      for (uint32_t run = 0; run < trials->run_count; run++) {
+        for (uint32_t row = 0; row < trials->counts[run]; row++, sampled++) {
+          const unsigned char *current = trials->runs[run] + trials->row_bytes * row;
+          const unsigned char *above = row > 0 ? current - trials->row_bytes : NULL;
+          filter_row(filter, current, above, trials->row_bytes, trials->bpp,
+                     filtered + sampled * (trials->row_bytes + 1));
+        }
+      }
+      trials->sizes[task] = libdeflate_deflate_compress(compressor, filtered, n, scratch, bound);
+    }
+    scratch_give(filtered);
+    scratch_give(scratch);
+    compressor_give(compressor, 3);
+    if (trials->sizes[task] == 0) fail_tasks(&trials->tasks);
+  }
+  return NULL;
+}
+
 /* "none" or "paeth", whichever deflates the sample rows smaller at level 3 (level 1 misses the long
-   matches that favour no filter). Maps of flat colours deflate best unfiltered (a row like the one above
-   is a long match either way, and filtering turns antialiased edges into more distinct bytes);
-   photographs and smooth gradients deflate best with paeth. */
+   matches that favour no filter), the two tried at once on two cores. Maps of flat colours deflate best
+   unfiltered (a row like the one above is a long match either way, and filtering turns antialiased edges
+   into more distinct bytes); photographs and smooth gradients deflate best with paeth. -1 when out of
+   memory. */
 int pick_filter(const unsigned char *const *runs, const uint32_t *counts, uint32_t run_count, size_t row_bytes,
                 int bpp) {
-  size_t sample_rows = 0;
-  for (uint32_t run = 0; run < run_count; run++) sample_rows += counts[run];
-  unsigned char *none = scratch_take((row_bytes + 1) * sample_rows);
-  unsigned char *paeth = scratch_take((row_bytes + 1) * sample_rows);
-  struct libdeflate_compressor *compressor = compressor_take(3);
-  const size_t bound = compressor ? libdeflate_deflate_compress_bound(compressor, (row_bytes + 1) * sample_rows) : 0;
-  unsigned char *scratch = bound ? scratch_take(bound) : NULL;
-  int filter = -1;
-  if (none && paeth && scratch) {
-    size_t sampled = 0;
-    for (uint32_t run = 0; run < run_count; run++) {
-      for (uint32_t row = 0; row < counts[run]; row++, sampled++) {
-        const unsigned char *current = runs[run] + row_bytes * row;
-        const unsigned char *above = row > 0 ? current - row_bytes : NULL;
-        filter_row(FILTER_NONE, current, above, row_bytes, bpp, none + sampled * (row_bytes + 1));
-        filter_row(FILTER_PAETH, current, above, row_bytes, bpp, paeth + sampled * (row_bytes + 1));
-      }
-    }
-    const size_t n = sampled * (row_bytes + 1);
-    const size_t none_size = libdeflate_deflate_compress(compressor, none, n, scratch, bound);
-    const size_t paeth_size = libdeflate_deflate_compress(compressor, paeth, n, scratch, bound);
-    filter = paeth_size < none_size ? FILTER_PAETH : FILTER_NONE;
-  }
-  scratch_give(none);
-  scratch_give(paeth);
-  scratch_give(scratch);
-  compressor_give(compressor, 3);
-  return filter;
+  filter_trials trials = {.runs = runs, .counts = counts, .run_count = run_count, .row_bytes = row_bytes,
+                          .bpp = bpp};
+  for (uint32_t run = 0; run < run_count; run++) trials.sample_rows += counts[run];
+  task_queue_init(&trials.tasks, 2);
+  run_on_cores(filter_trial_worker, &trials, 2);
+  const int failed = trials.tasks.failed;
+  task_queue_destroy(&trials.tasks);
+  if (failed) return -1;
+  return trials.sizes[1] < trials.sizes[0] ? FILTER_PAETH : FILTER_NONE;
 }
 
 /* The filter for every row of a whole image, chosen on runs of rows spread over it. Returns -1 when out of
