@@ -197,9 +197,19 @@ final class LineCoverageMask {
     let lastRow = min(lower, Double(pixelHeight - 1)).ceilIndex
     guard firstRow <= lastRow else { return }
     let lastPixel = pixelWidth - 1
+    // A short, uncut, thin segment (a glyph's outline under its halo, a bend of a footpath) is measured
+    // over its box: a row's few extra pixels lie beyond the reach and get nothing, which costs less than
+    // finding the row's exact run.
+    var box: ClosedRange<Int>?
+    if inside < 0, cuts.0 == nil, cuts.1 == nil, abs(capsule.b.x - capsule.a.x) <= 2 {
+      let first = max((min(capsule.a.x, capsule.b.x) - reach - 0.5).ceilIndex, 0)
+      let last = min((max(capsule.a.x, capsule.b.x) + reach - 0.5).floorIndex, lastPixel)
+      guard first <= last else { return }
+      box = first...last
+    }
     for row in firstRow...lastRow {
       let centerY = Double(row) + 0.5
-      guard let span = capsule.columns(crossing: centerY, within: reach, lastColumn: lastPixel) else {
+      guard let span = box ?? capsule.columns(crossing: centerY, within: reach, lastColumn: lastPixel) else {
         continue
       }
       let line = coverage + row * stride
@@ -208,18 +218,49 @@ final class LineCoverageMask {
         core = whole.lowerBound..<(whole.upperBound + 1)
         (line + whole.lowerBound).update(repeating: 255, count: core.count)
       }
-      for column in span where !core.contains(column) && line[column] != 255 {
-        let distance = capsule.distance(from: PixelPoint(x: Double(column) + 0.5, y: centerY))
-        // The part of the pixel's width across the line that the line covers.
-        let covered = min(half - distance, 0.5) - max(-half - distance, -0.5)
-        guard covered > 0 else { continue }
-        let value = UInt8((Int(min(covered, 1) * 16 + 0.5) * 255 + 8) / 16)
-        if value > line[column] { line[column] = value }
+      if core.isEmpty {
+        Self.coverFringe(
+          span.lowerBound..<(span.upperBound + 1), of: line, y: centerY, capsule: capsule, half: half)
+      } else {
+        Self.coverFringe(
+          span.lowerBound..<core.lowerBound, of: line, y: centerY, capsule: capsule, half: half)
+        Self.coverFringe(
+          core.upperBound..<(span.upperBound + 1), of: line, y: centerY, capsule: capsule, half: half)
       }
       minX = min(minX, span.lowerBound)
       maxX = max(maxX, span.upperBound)
       minY = min(minY, row)
       maxY = max(maxY, row)
+    }
+  }
+
+  /// Covers the pixels `columns` of a row, its centres on the line `y`, as far as the line `half` a width
+  /// either side of `capsule`'s segment reaches across each (a pixel keeps a larger coverage it has). A
+  /// pixel beside the segment takes its distance across it, without a root; one past an end, from that
+  /// end.
+  @inline(__always)
+  private static func coverFringe(
+    _ columns: Range<Int>, of line: UnsafeMutablePointer<UInt8>, y: Double, capsule: Capsule, half: Double
+  ) {
+    let py = y - capsule.a.y
+    let (pyUY, pyUX) = (py * capsule.uy, py * capsule.ux)
+    for column in columns where line[column] != 255 {
+      let x = Double(column) + 0.5
+      let px = x - capsule.a.x
+      let along = px * capsule.ux + pyUY
+      let distance: Double
+      if along > 0, along < capsule.length {
+        distance = abs(px * capsule.uy - pyUX)
+      } else {
+        let (ex, ey) = along <= 0 ? (px, py) : (x - capsule.b.x, y - capsule.b.y)
+        distance = (ex * ex + ey * ey).squareRoot()
+      }
+      // The part of the pixel's width across the line that the line covers, in sixteenths.
+      let covered = min(half - distance, 0.5) - max(-half - distance, -0.5)
+      guard covered > 0 else { continue }
+      let sixteenths = Int(min(covered, 1) * 16 + 0.5)
+      let value = UInt8(truncatingIfNeeded: (sixteenths &* 255 &+ 8) >> 4)
+      if value > line[column] { line[column] = value }
     }
   }
 
@@ -306,10 +347,10 @@ private struct Capsule {
   let a: PixelPoint
   let b: PixelPoint
   private let cuts: (LineCut?, LineCut?)
-  private let length: Double
+  fileprivate let length: Double
   /// The segment's direction, a unit vector (zero for a point), and its components' inverses.
-  private let ux: Double
-  private let uy: Double
+  fileprivate let ux: Double
+  fileprivate let uy: Double
   private let inverseUX: Double
   private let inverseUY: Double
 
@@ -325,18 +366,6 @@ private struct Capsule {
     // Components this small are taken as zero: their inverse would overflow.
     inverseUX = abs(ux) >= 1e-12 ? 1 / ux : 0
     inverseUY = abs(uy) >= 1e-12 ? 1 / uy : 0
-  }
-
-  /// The distance from `p` to the segment.
-  func distance(from p: PixelPoint) -> Double {
-    let px = p.x - a.x
-    let py = p.y - a.y
-    let along = px * ux + py * uy
-    // Beside the segment: across it, no root needed (most pixels of a line).
-    if along > 0, along < length { return abs(px * uy - py * ux) }
-    let ex = along <= 0 ? px : p.x - b.x
-    let ey = along <= 0 ? py : p.y - b.y
-    return (ex * ex + ey * ey).squareRoot()
   }
 
   /// The columns (0…`lastColumn`) whose pixel centres on the row line `y` lie within `radius` of the
