@@ -108,11 +108,31 @@ struct SymbolLayerStyle {
   func text(for feature: MapFeature) -> String? {
     let raw = textField.value(for: feature)
     guard !raw.isEmpty else { return nil }
-    // A label is a few words: a hostile tile's megabyte of text is cut long before Pango sees it.
-    let bounded = raw.count > 512 ? String(raw.prefix(512)) : raw
-    let text = transform.value(for: feature).apply(
-      to: bounded.trimmingCharacters(in: .whitespacesAndNewlines))
+    // A label is a few words: a hostile tile's megabyte of text is cut long before Pango sees it. (No
+    // more bytes than 512 is no more characters: counting characters walks the whole text.)
+    let bounded = raw.utf8.count > 512 && raw.count > 512 ? String(raw.prefix(512)) : raw
+    let text = transform.value(for: feature).apply(to: Self.trimmed(bounded))
     return text.isEmpty ? nil : text
+  }
+
+  /// `text` without the white space and line breaks at its ends. Nearly every name has none, which its
+  /// first and last letters tell at once; Foundation's trimming (a character set's walk) only when they
+  /// might be.
+  static func trimmed(_ text: String) -> String {
+    func surelyKept(_ scalar: Unicode.Scalar?) -> Bool {
+      guard let scalar else { return false }
+      // Printable ASCII but the space, or a letter, mark or digit: never white space.
+      if scalar.isASCII { return scalar.value > 0x20 && scalar.value < 0x7f }
+      switch scalar.properties.generalCategory {
+      case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+        .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+        return true
+      default:
+        return false
+      }
+    }
+    if surelyKept(text.unicodeScalars.first), surelyKept(text.unicodeScalars.last) { return text }
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// The label's style for one feature; nil when it would not show.

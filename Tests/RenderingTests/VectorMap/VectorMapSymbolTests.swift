@@ -47,6 +47,21 @@ final class VectorMapSymbolTests: XCTestCase {
     XCTAssertGreaterThan(label.rect.height, 2 * 15)
   }
 
+  /// The quick look at a name's ends trims exactly as Foundation does: spaces, tabs, line breaks and
+  /// Unicode's other spaces at either end go, letters, marks, digits and symbols stay.
+  func testTrimmingAgreesWithFoundation() {
+    let texts = [
+      "", " ", "Kaivokatu", " Kaivokatu", "Kaivokatu\n", "\tEsplanadi ", "Töölö", "Ääkköset ä",
+      "\u{00A0}Bulevardi", "Bulevardi\u{3000}", "\u{2028}Line\u{2029}", "\u{0085}Next", "Café\u{0301}",
+      "東京", "🙂 smile 🙂", "x\u{200B}", "\u{200B}", "\u{FEFF}Bom", "1", "Kalevankatu 12 ", "\r\n",
+    ]
+    for text in texts {
+      XCTAssertEqual(
+        SymbolLayerStyle.trimmed(text), text.trimmingCharacters(in: .whitespacesAndNewlines),
+        text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+    }
+  }
+
   func testSortKeyDecidesWhichLabelTakesThePlace() throws {
     let layout = #""symbol-sort-key": ["to-number", ["get", "rank"]]"#
     XCTAssertEqual(try labels([("Second", "2"), ("First", "1")], layout: layout).map(\.text), ["First"])
