@@ -15,9 +15,23 @@ final class FeatureLayer {
   /// For each feature, the number of its kind: features of one kind have the same geometry type and
   /// tags, so a style (unless it reads ids) treats them alike. Worked out once, on first use.
   private(set) lazy var kinds: (ofFeature: [Int32], count: Int) = {
+    // Hashed once by a quick mix of its tags: the dictionary's own hashing of every tag was most of
+    // the cost (two threads work this out for the layers both read). Equality still compares the tags.
     struct Kind: Hashable {
       let type: VectorTileGeometryType
       let tags: ArraySlice<UInt32>
+      let mix: UInt64
+
+      init(type: VectorTileGeometryType, tags: ArraySlice<UInt32>) {
+        self.type = type
+        self.tags = tags
+        var mix: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(tags.count)
+        for tag in tags { mix = (mix ^ UInt64(tag)) &* 0x0000_0100_0000_01b3 }
+        self.mix = mix
+      }
+
+      static func == (a: Kind, b: Kind) -> Bool { a.mix == b.mix && a.type == b.type && a.tags == b.tags }
+      func hash(into hasher: inout Hasher) { hasher.combine(mix) }
     }
     var numbers: [Kind: Int32] = [:]
     var kinds: [Int32] = []
