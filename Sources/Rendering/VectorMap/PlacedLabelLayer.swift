@@ -12,9 +12,6 @@ struct PlacedLabelLayer {
 
   /// Draws the layer on one canvas, halos, then point labels' letters, then street names'.
   func draw(on canvas: Canvas) {
-    for label in labels {
-      if case .curved(let text, _) = label.drawing { text.prepareOutlines(using: canvas.context) }
-    }
     drawHalos(labels.indices, on: canvas) { index, cr in
       guard case .point(let text, let origin) = labels[index].drawing else { return }
       text.addPath(at: origin, to: cr)
