@@ -115,6 +115,7 @@ let package = Package(
       name: "RenderingTests",
       dependencies: [
         "Rendering", "Places", "ImageCodecs", "TileFetching", "MapStyle", "VectorTiles", "TestSupport",
+        "CZlib",
       ],
       exclude: ["Goldens"]),
     .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "TestSupport"]),

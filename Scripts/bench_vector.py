@@ -170,6 +170,7 @@ def command_rounds(args):
                                     "--size", args.size])
         result = result_line(text)
         row["mymap_warm"] = result["median_ms"]
+        row["mymap_warm_cpu"] = result["cpu_median_ms"]
         phases.append(result["phases_ms"])
         _, _, text = timed_process(maplibre + ["maplibre-warm", "--runs", str(args.runs)] + camera, env)
         row["maplibre_warm"] = result_line(text)["median_ms"]
@@ -189,6 +190,8 @@ def command_rounds(args):
     print(f"whole-process CPU (user + system), medians: mymap {statistics.median(mymap_cpu):.0f} ms, "
           f"maplibre-native {statistics.median(maplibre_cpu):.0f} ms "
           f"(ratio {statistics.median(mymap_cpu) / statistics.median(maplibre_cpu):.2f})")
+    print(f"mymap warm CPU per render (user + system, all threads), median of the rounds: "
+          f"{median_row(rows, 'mymap_warm_cpu'):.1f} ms")
     print("mymap warm stages (medians over the rounds): " + ", ".join(
         f"{name} {statistics.median(p[name] for p in phases):.1f} ms" for name in phases[0]))
     print(f"images: {work}/mymap.png, {work}/maplibre.png")

@@ -146,8 +146,8 @@ final class Canvas {
     cairo_surface_destroy(surface)
   }
 
-  /// Ends drawing and returns the file's bytes.
-  func finish() throws -> Data {
+  /// Ends drawing and returns the file's bytes; a PNG's pixels deflated at `compressionLevel`.
+  func finish(compressionLevel: Int = PNGCodec.defaultCompressionLevel) throws -> Data {
     if let failure { throw CanvasError.drawingFailed(failure) }
     let status = cairo_status(context)
     guard status == CAIRO_STATUS_SUCCESS else {
@@ -160,7 +160,8 @@ final class Canvas {
         throw CanvasError.drawingFailed("no pixel data")
       }
       return try PNGCodec.encodeARGB32(
-        UnsafeRawPointer(pixels), width: pixelWidth, height: pixelHeight, stride: stride, opaque: isOpaque)
+        UnsafeRawPointer(pixels), width: pixelWidth, height: pixelHeight, stride: stride, opaque: isOpaque,
+        compressionLevel: compressionLevel)
     case .svg, .pdf:
       cairo_surface_finish(surface)
       let finished = cairo_surface_status(surface)

@@ -91,10 +91,13 @@ public enum Snapshotter {
     clock.lap("draw map")
     drawOverlays(overlays, on: canvas)
     clock.lap("draw overlays")
+    // A map drawn from vectors alone deflates well at a fast level (`PNGCodec`).
+    let level =
+      basemap.raster == nil ? PNGCodec.vectorDrawingCompressionLevel : PNGCodec.defaultCompressionLevel
     // The decoded tiles are drawn: let them go before encoding needs its buffers.
     basemap.raster = nil
     try cancellation?.check()
-    let data = try encode(canvas)
+    let data = try encode(canvas, compressionLevel: level)
     clock.lap("encode")
     return (data, basemap)
   }
@@ -145,9 +148,9 @@ public enum Snapshotter {
   }
 
   /// The encode stage: the file's bytes.
-  private static func encode(_ canvas: Canvas) throws(RenderError) -> [UInt8] {
+  private static func encode(_ canvas: Canvas, compressionLevel: Int) throws(RenderError) -> [UInt8] {
     do {
-      return [UInt8](try canvas.finish())
+      return [UInt8](try canvas.finish(compressionLevel: compressionLevel))
     } catch {
       throw RenderError.drawing("\(error)")
     }

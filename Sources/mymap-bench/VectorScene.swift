@@ -53,12 +53,15 @@ struct VectorScene {
     if let out { try Data(warmUp.data).write(to: URL(fileURLWithPath: out)) }
     resetPeakMemory()
     var totals: [Double] = []
+    var processorTimes: [Double] = []
     var phases: [String: [Double]] = [:]
     var phaseOrder: [String] = []
     for _ in 0..<runs {
+      let startCPU = processorMilliseconds()
       let start = ContinuousClock.now
       let result = try Snapshotter.render(request)
       totals.append(milliseconds(ContinuousClock.now - start))
+      processorTimes.append(processorMilliseconds() - startCPU)
       for phase in result.phaseTimes {
         if phases[phase.name] == nil { phaseOrder.append(phase.name) }
         phases[phase.name, default: []].append(phase.seconds * 1000)
@@ -70,6 +73,9 @@ struct VectorScene {
       String(
         format: "%d renders of %.0f×%.0f PNG: median %.1f ms, min %.1f ms, %d bytes, peak %.1f MiB",
         runs, size.width, size.height, median, totals.min() ?? 0, warmUp.data.count, peakMemoryMiB()))
+    print(
+      String(
+        format: "CPU (user + system, all threads) per render: median %.1f ms", Self.median(processorTimes)))
     print(String(format: "tile source opened in %.2f ms", milliseconds(opened)))
     for name in phaseOrder {
       print(
@@ -78,7 +84,8 @@ struct VectorScene {
     }
     let phaseJSON = phaseOrder.map { "\"\($0)\": \(String(format: "%.3f", Self.median(phases[$0] ?? [])))" }
     print(
-      "result {\"median_ms\": \(String(format: "%.3f", median)), \"min_ms\": "
+      "result {\"median_ms\": \(String(format: "%.3f", median)), \"cpu_median_ms\": "
+        + "\(String(format: "%.3f", Self.median(processorTimes))), \"min_ms\": "
         + "\(String(format: "%.3f", totals.min() ?? 0)), \"open_ms\": "
         + "\(String(format: "%.3f", milliseconds(opened))), \"bytes\": \(warmUp.data.count), "
         + "\"phases_ms\": {\(phaseJSON.joined(separator: ", "))}}")
@@ -88,6 +95,14 @@ struct VectorScene {
     let sorted = values.sorted()
     return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
   }
+}
+
+/// The process's CPU time so far (user and system, every thread), in milliseconds.
+func processorMilliseconds() -> Double {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  func milliseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
+  return milliseconds(usage.ru_utime) + milliseconds(usage.ru_stime)
 }
 
 func milliseconds(_ duration: Duration) -> Double {
