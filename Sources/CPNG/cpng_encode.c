@@ -243,7 +243,8 @@ int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *
 }
 
 int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                       int compression_level, int opaque, size_t max_buffered_bytes, size_t piece_bytes,
+                       int compression_level, int filter, int opaque, size_t max_buffered_bytes,
+                       size_t piece_bytes,
                        unsigned char **png_out,
                        size_t *png_size, char *error, size_t error_size) {
   *png_out = NULL;
@@ -256,8 +257,9 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
   const int level = compression_level < 1 ? 1 : compression_level > 12 ? 12 : compression_level;
   const uint64_t row_bytes = (uint64_t)width * (opaque ? 3 : 4) + 1;
   const uint64_t limit = max_buffered_bytes < SIZE_MAX / 2 ? max_buffered_bytes : SIZE_MAX / 2;
+  if (filter != CPNG_FILTER_NONE && filter != CPNG_FILTER_PAETH) filter = CPNG_FILTER_SAMPLED;
   if (height <= limit / row_bytes) {
-    const int filter = choose_filter(pixels, width, height, stride, opaque);
+    if (filter == CPNG_FILTER_SAMPLED) filter = choose_filter(pixels, width, height, stride, opaque);
     if (filter < 0) {
       copy_message(error, error_size, "out of memory");
       return -1;
@@ -266,6 +268,6 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
                            error, error_size);
   }
   /* A piece of a mebibyte starts with an empty window: level 7 keeps a large map below zlib's level 6. */
-  return encode_in_bands(pixels, width, height, stride, level < ROW_WRITER_LEVEL ? ROW_WRITER_LEVEL : level, opaque,
-                         png_out, png_size, error, error_size);
+  return encode_in_bands(pixels, width, height, stride, level < ROW_WRITER_LEVEL ? ROW_WRITER_LEVEL : level, filter,
+                         opaque, png_out, png_size, error, error_size);
 }

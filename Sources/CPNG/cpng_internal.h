@@ -60,7 +60,8 @@ enum { ROW_WRITER_LEVEL = 7 };
 /* A large image through the row-by-row writer (cpng_stream.c), all its rows at once: libdeflate at `level`
    in pieces of a mebibyte on all cores, in bounded memory. */
 int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride, int level,
-                    int opaque, unsigned char **png_out, size_t *png_size, char *error, size_t error_size);
+                    int filter, int opaque, unsigned char **png_out, size_t *png_size, char *error,
+                    size_t error_size);
 
 /* Where the filter is chosen: up to SAMPLE_RUNS runs of SAMPLE_RUN_ROWS consecutive rows spread over
    `height` rows (their first rows and counts). Returns the number of runs. */

@@ -267,9 +267,11 @@ void cpng_stream_discard(cpng_stream *stream) {
 }
 
 int encode_in_bands(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride, int level,
-                    int opaque, unsigned char **png_out, size_t *png_size, char *error, size_t error_size) {
+                    int filter, int opaque, unsigned char **png_out, size_t *png_size, char *error,
+                    size_t error_size) {
   cpng_stream *stream = cpng_stream_begin(width, height, level, opaque, error, error_size);
   if (!stream) return -1;
+  stream->filter = filter; /* CPNG_FILTER_SAMPLED (-1): chosen on the first segment */
   if (cpng_stream_write(stream, pixels, height, stride, error, error_size) != 0) {
     cpng_stream_discard(stream);
     return -1;

@@ -66,11 +66,6 @@ public enum PNGCodec {
   /// its files are 0.5–4.5 % smaller than libpng's (adaptive filters, zlib level 6) in a fifth of the time
   /// or less; level 2 was 1–3 % larger, for 1–2 ms less on a 1200×800 map.
   public static let defaultCompressionLevel = 5
-  /// The libdeflate level for images drawn wholly from vectors (a map without raster tiles: flat colours,
-  /// antialiased edges), which deflate best unfiltered. On the example maps (1200×800) level 1 writes
-  /// 6–25 % less than libpng (adaptive filters, zlib level 6) and 5–10 % more than level 5, in half of level
-  /// 5's time (Helsinki: 421 against 389 KB, 11 against 22 ms on one core; libpng 462 KB).
-  public static let vectorDrawingCompressionLevel = 1
   /// Images whose filtered rows take more bytes go through `PNGRowWriter` (all cores), so that a huge
   /// image does not need a second copy of its pixels in memory (1200×800 at scale 3 still fits).
   public static let maximumBufferedBytes = 32 << 20
@@ -86,15 +81,15 @@ public enum PNGCodec {
   /// (every pixel must be fully opaque) the alpha channel is left out. The same pixels always give the same
   /// bytes.
   ///
-  /// Each image gets one filter for all its rows, none or paeth, whichever deflates a sample of its rows
-  /// smaller. Up to `bufferedBytes` of filtered rows the image is deflated by libdeflate at
+  /// Each image gets one filter for all its rows: `filter`, or when it is `.sampled` none or paeth,
+  /// whichever deflates a sample of its rows smaller. Up to `bufferedBytes` of filtered rows the image is deflated by libdeflate at
   /// `compressionLevel` (1–12), in pieces of about `pieceBytes` of filtered rows on all cores at once, laid
   /// end to end as one stream; above, it goes through `PNGRowWriter` (pieces of a mebibyte on all cores,
-  /// at level 7 or more; the filter chosen on its first rows), the same bytes on any machine.
+  /// at level 7 or more; a `.sampled` filter chosen on its first rows), the same bytes on any machine.
   public static func encodeARGB32(
     _ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, opaque: Bool,
-    compressionLevel: Int = defaultCompressionLevel, bufferedBytes: Int = maximumBufferedBytes,
-    pieceBytes: Int = defaultPieceBytes
+    compressionLevel: Int = defaultCompressionLevel, filter: PNGRowFilter = .sampled,
+    bufferedBytes: Int = maximumBufferedBytes, pieceBytes: Int = defaultPieceBytes
   ) throws -> Data {
     guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), stride >= width * 4,
       stride <= Int(UInt32.max)
@@ -106,7 +101,8 @@ public enum PNGCodec {
     var message = [CChar](repeating: 0, count: 256)
     let status = cpng_encode_argb32(
       pixels.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), UInt32(stride),
-      Int32(clamping: compressionLevel), opaque ? 1 : 0, max(bufferedBytes, 0), max(pieceBytes, 0), &output,
+      Int32(clamping: compressionLevel), filter.cValue, opaque ? 1 : 0, max(bufferedBytes, 0),
+      max(pieceBytes, 0), &output,
       &outputSize,
       &message, message.count)
     guard status == 0, let output else {

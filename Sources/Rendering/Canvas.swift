@@ -146,8 +146,8 @@ final class Canvas {
     cairo_surface_destroy(surface)
   }
 
-  /// Ends drawing and returns the file's bytes; a PNG's pixels deflated at `compressionLevel`.
-  func finish(compressionLevel: Int = PNGCodec.defaultCompressionLevel) throws -> Data {
+  /// Ends drawing and returns the file's bytes; a PNG's pixels filtered and deflated as `compression` says.
+  func finish(compression: PNGCompression = .standard) throws -> Data {
     if let failure { throw CanvasError.drawingFailed(failure) }
     let status = cairo_status(context)
     guard status == CAIRO_STATUS_SUCCESS else {
@@ -161,7 +161,7 @@ final class Canvas {
       }
       return try PNGCodec.encodeARGB32(
         UnsafeRawPointer(pixels), width: pixelWidth, height: pixelHeight, stride: stride, opaque: isOpaque,
-        compressionLevel: compressionLevel)
+        compressionLevel: compression.level, filter: compression.filter)
     case .svg, .pdf:
       cairo_surface_finish(surface)
       let finished = cairo_surface_status(surface)

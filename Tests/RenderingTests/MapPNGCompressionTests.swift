@@ -8,7 +8,7 @@ import TestSupport
 import Tiles
 import XCTest
 
-/// The deflate level of a map's PNG: fast for a map drawn from vectors alone, which still comes out
+/// How a map's PNG is deflated: fast and unfiltered for a map drawn from vectors alone, which still comes out
 /// smaller than libpng would write it (adaptive filters, zlib level 6, issue 13's bar); the default for a
 /// map over raster tiles.
 final class MapPNGCompressionTests: XCTestCase {
@@ -23,8 +23,10 @@ final class MapPNGCompressionTests: XCTestCase {
     return try Snapshotter.render(request).data
   }
 
-  /// The PNG's pixels encoded again by mymap's encoder at `level`.
-  private func encodeAgain(_ png: [UInt8], level: Int) throws -> (data: Data, image: RasterImage) {
+  /// The PNG's pixels encoded again by mymap's encoder as `compression` says.
+  private func encodeAgain(_ png: [UInt8], _ compression: PNGCompression) throws
+    -> (data: Data, image: RasterImage)
+  {
     let image = try PNGCodec.decode(Data(png))
     let argb = (0..<image.width * image.height).map { index in
       0xFF00_0000 | UInt32(image.rgba[index * 4]) << 16 | UInt32(image.rgba[index * 4 + 1]) << 8
@@ -33,7 +35,7 @@ final class MapPNGCompressionTests: XCTestCase {
     let data = try argb.withUnsafeBytes {
       try PNGCodec.encodeARGB32(
         $0.baseAddress!, width: image.width, height: image.height, stride: image.width * 4, opaque: true,
-        compressionLevel: level)
+        compressionLevel: compression.level, filter: compression.filter)
     }
     return (data, image)
   }
@@ -41,17 +43,17 @@ final class MapPNGCompressionTests: XCTestCase {
   func testAStreetMapIsDeflatedFastAndStaysSmallerThanLibpngsZlib6() throws {
     let png = try render(
       "helsinki.json", tiles: "tiles/helsinki.pmtiles", size: PixelSize(width: 600, height: 400))
-    let fast = try encodeAgain(png, level: PNGCodec.vectorDrawingCompressionLevel)
-    XCTAssertEqual(PNGCodec.vectorDrawingCompressionLevel, 1)
+    let fast = try encodeAgain(png, .vectorDrawing)
+    XCTAssertEqual(PNGCompression.vectorDrawing, PNGCompression(level: 1, filter: .none))
     XCTAssertTrue(Data(png) == fast.data, "written at the fast level")
     let reference = LibpngDefaultEncoding.compressedSize(of: fast.image)
     XCTAssertLessThan(png.count, reference, "libpng at zlib level 6 would write \(reference) bytes")
-    XCTAssertLessThan(try encodeAgain(png, level: PNGCodec.defaultCompressionLevel).data.count, png.count)
+    XCTAssertLessThan(try encodeAgain(png, .standard).data.count, png.count)
   }
 
   func testTheBuiltInBasemapIsDeflatedFastAndStaysSmallerThanLibpngsZlib6() throws {
     let png = try render("world-trip.json", tiles: nil, size: PixelSize(width: 600, height: 350))
-    let fast = try encodeAgain(png, level: PNGCodec.vectorDrawingCompressionLevel)
+    let fast = try encodeAgain(png, .vectorDrawing)
     XCTAssertTrue(Data(png) == fast.data, "written at the fast level")
     XCTAssertLessThan(png.count, LibpngDefaultEncoding.compressedSize(of: fast.image))
   }
@@ -59,8 +61,8 @@ final class MapPNGCompressionTests: XCTestCase {
   func testAMapOverRasterTilesKeepsTheDefaultLevel() throws {
     let png = try render(
       "europe-trip.json", tiles: "tiles/osm-europe.mbtiles", size: PixelSize(width: 640, height: 480))
-    XCTAssertTrue(Data(png) == (try encodeAgain(png, level: PNGCodec.defaultCompressionLevel).data))
-    XCTAssertFalse(Data(png) == (try encodeAgain(png, level: PNGCodec.vectorDrawingCompressionLevel).data))
+    XCTAssertTrue(Data(png) == (try encodeAgain(png, .standard).data))
+    XCTAssertFalse(Data(png) == (try encodeAgain(png, .vectorDrawing).data))
   }
 
   /// The reference itself: Benchmarks/png_floor.c's `reencode` (libpng 1.6 with zlib level 6) writes the

@@ -43,12 +43,13 @@ final class PNGEncodingTests: XCTestCase {
   }
 
   private func encode(
-    _ pixels: [UInt32], width: Int, opaque: Bool, bufferedBytes: Int? = nil, pieceBytes: Int? = nil
+    _ pixels: [UInt32], width: Int, opaque: Bool, filter: PNGRowFilter = .sampled, bufferedBytes: Int? = nil,
+    pieceBytes: Int? = nil
   ) throws -> Data {
     try pixels.withUnsafeBytes {
       try PNGCodec.encodeARGB32(
         $0.baseAddress!, width: width, height: pixels.count / width, stride: width * 4, opaque: opaque,
-        bufferedBytes: bufferedBytes ?? PNGCodec.maximumBufferedBytes,
+        filter: filter, bufferedBytes: bufferedBytes ?? PNGCodec.maximumBufferedBytes,
         pieceBytes: pieceBytes ?? PNGCodec.defaultPieceBytes)
     }
   }
@@ -98,6 +99,25 @@ final class PNGEncodingTests: XCTestCase {
     let png = try encode(pixels, width: 200, opaque: false)
     XCTAssertEqual(try rowFilters(png, width: 200, height: 90, channels: 4), Array(repeating: 4, count: 90))
     XCTAssertEqual(try PNGCodec.decode(png).rgba, straightRGBA(pixels))
+  }
+
+  /// A filter the caller names is every row's, whichever the sample would choose, whole or row by row.
+  func testAToldFilterIsEveryRowsFilter() throws {
+    let map = try streetMapPixels()
+    let photo = photoLikePixels(width: 300, height: 120, alpha: true)
+    for (pixels, width, opaque, filter, type) in [
+      (map.pixels, map.width, true, PNGRowFilter.paeth, UInt8(4)), (photo, 300, false, .none, 0),
+      (photo, 300, false, .paeth, 4),
+    ] {
+      let height = pixels.count / width
+      for buffered in [nil, 0] {
+        let png = try encode(pixels, width: width, opaque: opaque, filter: filter, bufferedBytes: buffered)
+        XCTAssertEqual(
+          try rowFilters(png, width: width, height: height, channels: opaque ? 3 : 4),
+          Array(repeating: type, count: height), "\(filter), buffered \(buffered ?? -1)")
+        XCTAssertEqual(try PNGCodec.decode(png).rgba, straightRGBA(pixels))
+      }
+    }
   }
 
   func testTheRowByRowWriterGivesTheSamePixelsAndFilters() throws {

@@ -19,16 +19,20 @@ int cpng_decode_rgba(const unsigned char *bytes, size_t length, unsigned char *p
 int cpng_decode_rgba_libpng(const unsigned char *bytes, size_t length, unsigned char *pixels, char *error,
                             size_t error_size);
 
+/// The filters `cpng_encode_argb32` can be told to use (PNG's filter types), or to choose by a sample.
+enum { CPNG_FILTER_SAMPLED = -1, CPNG_FILTER_NONE = 0, CPNG_FILTER_PAETH = 4 };
+
 /// Encodes premultiplied native-endian ARGB32 pixels (Cairo's CAIRO_FORMAT_ARGB32) as a PNG in memory.
-/// When `opaque` is non-zero every pixel must be opaque, and the alpha channel is dropped (RGB output). Every row gets the same filter,
-/// none or paeth, whichever deflates a sample of the rows smaller. An image whose filtered rows fit in
+/// When `opaque` is non-zero every pixel must be opaque, and the alpha channel is dropped (RGB output). Every row gets the same filter:
+/// `filter` (CPNG_FILTER_NONE or CPNG_FILTER_PAETH), or with CPNG_FILTER_SAMPLED none or paeth, whichever deflates a sample of
+/// the rows smaller. An image whose filtered rows fit in
 /// `max_buffered_bytes` is deflated by libdeflate at `compression_level` (1-12), in pieces of about
 /// `piece_bytes` of filtered rows on all cores at once when there are two or more; a larger one
 /// goes through the row-by-row writer below (`cpng_stream_begin`), all rows at once, at level 7 or more. No time chunk is
 /// written, so the same pixels always give the same bytes. Returns 0 on success; on failure -1 and a
 /// message in `error`. The PNG bytes must be released with `cpng_free`.
 int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                       int compression_level, int opaque, size_t max_buffered_bytes, size_t piece_bytes,
+                       int compression_level, int filter, int opaque, size_t max_buffered_bytes, size_t piece_bytes,
                        unsigned char **png,
                        size_t *png_size, char *error, size_t error_size);
 
