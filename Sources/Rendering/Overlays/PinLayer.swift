@@ -60,15 +60,18 @@ struct PinLayer {
         sprites[current.color] = current.sprites
         current = (color, sprites[color] ?? PinSprites(layer: recolored(color), scale: canvas.scale))
       }
-      let sprite = current.sprites.sprite(quarterX: quarterX, quarterY: quarterY)
-      let tip = current.sprites.tipOffset
-      cairo_set_source_surface(cr, sprite, column - tip.x, row - tip.y)
-      cairo_paint(cr)
-      if marks?[index] != nil {
+      if let sprite = current.sprites.sprite(quarterX: quarterX, quarterY: quarterY) {
+        let tip = current.sprites.tipOffset
+        cairo_set_source_surface(cr, sprite, column - tip.x, row - tip.y)
+        cairo_paint(cr)
         cairo_set_matrix(cr, &userMatrix)
-        markPin(index)
-        cairo_identity_matrix(cr)
+      } else {
+        // No memory for a sprite: the pin drawn in place.
+        cairo_set_matrix(cr, &userMatrix)
+        current.sprites.layer.drawPin(at: point, in: canvas.drawing)
       }
+      markPin(index)
+      cairo_identity_matrix(cr)
     }
     cairo_restore(cr)
     sprites[current.color] = current.sprites
@@ -176,7 +179,8 @@ private struct PinSymbols {
   }
 }
 
-/// Pin images for raster output, one per quarter-pixel offset of the tip, made when first needed.
+/// Pin images for raster output, one per quarter-pixel offset of the tip, made when first needed (or
+/// kept from an earlier render: `PinSpriteCache`).
 private struct PinSprites {
   let layer: PinLayer
   let scale: Double
@@ -184,7 +188,7 @@ private struct PinSprites {
   let tipOffset: PixelPoint
   let width: Int32
   let height: Int32
-  private var surfaces: [Int: OpaquePointer] = [:]
+  private var surfaces: [Int: (surface: OpaquePointer, pixels: PinSpritePixels)] = [:]
 
   init(layer: PinLayer, scale: Double) {
     self.layer = layer
@@ -197,22 +201,28 @@ private struct PinSprites {
     height = Int32(tipOffset.y + ((extent.maxY + margin) * scale).rounded(.up) + 1)
   }
 
-  mutating func sprite(quarterX: Int, quarterY: Int) -> OpaquePointer {
+  /// The sprite for the offset, a surface to paint from; nil when it cannot be made.
+  mutating func sprite(quarterX: Int, quarterY: Int) -> OpaquePointer? {
     let key = quarterX * 4 + quarterY
-    if let surface = surfaces[key] { return surface }
-    let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)!
-    let cr = cairo_create(surface)!
-    cairo_scale(cr, scale, scale)
-    let tip = PixelPoint(
-      x: (tipOffset.x + Double(quarterX) / 4) / scale, y: (tipOffset.y + Double(quarterY) / 4) / scale)
-    layer.drawPin(at: tip, in: DrawingContext(cr: cr))
-    cairo_destroy(cr)
-    surfaces[key] = surface
+    if let sprite = surfaces[key] { return sprite.surface }
+    let (layer, scale, tipOffset) = (layer, scale, tipOffset)
+    let cacheKey = PinSpriteCache.Key(
+      style: layer.style, scale: scale, quarterX: quarterX, quarterY: quarterY)
+    let pixels = PinSpriteCache.sprite(for: cacheKey) {
+      PinSpritePixels(width: width, height: height) { cr in
+        cairo_scale(cr, scale, scale)
+        let tip = PixelPoint(
+          x: (tipOffset.x + Double(quarterX) / 4) / scale, y: (tipOffset.y + Double(quarterY) / 4) / scale)
+        layer.drawPin(at: tip, in: DrawingContext(cr: cr))
+      }
+    }
+    guard let pixels, let surface = pixels.surface() else { return nil }
+    surfaces[key] = (surface, pixels)
     return surface
   }
 
   func destroy() {
-    for surface in surfaces.values { cairo_surface_destroy(surface) }
+    for sprite in surfaces.values { cairo_surface_destroy(sprite.surface) }
   }
 }
 
