@@ -32,21 +32,18 @@ enum LabelPlacement {
   /// Line label positions tried per street at most.
   static let maximumTriesPerLine = 24
 
+  /// Places the labels of the symbol layers `ids`; `candidates` gives each layer's (by index), asked for
+  /// once per layer, top layer first.
   static func place(
-    _ layers: [(StyleLayer, SymbolStyle)], sources: (String) -> [FeatureLayer?], tiles: [MapTile],
-    camera: Camera, zoom: Double, obstacles: [PixelRect], measuring: MeasuringContext, fontFallback: String
+    _ ids: [String], candidates: (Int) -> [MapLabelCandidate], camera: Camera, obstacles: [PixelRect],
+    measuring: MeasuringContext
   ) -> [PlacedLabelLayer] {
-    var result = layers.map { PlacedLabelLayer(id: $0.0.id) }
+    var result = ids.map { PlacedLabelLayer(id: $0) }
     var collision = LabelCollision(size: camera.size, obstacles: obstacles)
-    let view = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
     var owner = 0
     var placer = LayerPlacer(context: measuring.context)
-    for (index, (layer, symbol)) in layers.enumerated().reversed() {
-      guard let name = layer.sourceLayer else { continue }
-      let style = SymbolLayerStyle(symbol, zoom: zoom, fontFallback: fontFallback)
-      let candidates = MapLabelCandidates.collect(
-        layer, style: style, sources: sources(name), tiles: tiles, view: view, zoom: zoom)
-      for candidate in candidates {
+    for index in ids.indices.reversed() {
+      for candidate in candidates(index) {
         owner += 1
         let placed: [PlacedMapLabel]
         switch candidate.site {

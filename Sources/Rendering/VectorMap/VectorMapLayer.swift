@@ -105,8 +105,9 @@ final class VectorMapLayer {
     clock.lap("tiles")
 
     // The fill and line layers are styled on another thread while the labels are placed on this one
-    // (Pango's): each side reads the tiles through its own `FeatureLayer`s, whose cached kinds are not
-    // shared between threads.
+    // (Pango's), that thread first helping to collect the label candidates (`LabelCandidateQueue`): each
+    // side reads the tiles through its own `FeatureLayer`s, whose cached kinds are not shared between
+    // threads.
     var symbolLayers: [(StyleLayer, SymbolStyle)] = []
     var geometryLayers: [(slot: Int, layer: StyleLayer, source: String)] = []
     // The steps in order; nil where a fill or line layer's plan goes (left out when it draws nothing).
@@ -134,13 +135,16 @@ final class VectorMapLayer {
       }
     }
     if !placedPlaceholders { pending.append(.placeholders) }
+    let view = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
+    let candidates = LabelCandidateQueue(
+      symbolLayers, tiles: tiles, view: view, zoom: zoom, fontFallback: fontFallback)
     let styling = GeometryStyling(
-      layers: geometryLayers.map { ($0.layer, $0.source) }, tiles: tiles, zoom: zoom)
+      layers: geometryLayers.map { ($0.layer, $0.source) }, tiles: tiles, zoom: zoom, labels: candidates)
     styling.start()
     let labelSources = FeatureLayerSources(tiles: tiles)
     labelLayers = LabelPlacement.place(
-      symbolLayers, sources: labelSources.layers, tiles: tiles, camera: camera, zoom: zoom,
-      obstacles: obstacles, measuring: measuring, fontFallback: fontFallback)
+      symbolLayers.map(\.0.id), candidates: { candidates.candidates($0, sources: labelSources.layers) },
+      camera: camera, obstacles: obstacles, measuring: measuring)
     let plans = styling.wait()
     for ((slot, _, _), plan) in zip(geometryLayers, plans) {
       pending[slot] = plan.map { .geometry($0) }
@@ -269,25 +273,30 @@ private final class FeatureLayerSources {
 }
 
 /// The fill and line layers' plans, worked out on a thread of their own (`start`, then `wait`; a
-/// `SideThread`). Unchecked: the thread alone touches its `FeatureLayerSources` and writes `plans`, which
+/// `SideThread`), which first helps collect label candidates. Unchecked: the thread alone touches its `FeatureLayerSources` and writes `plans`, which
 /// `wait` reads only after the thread is done; the tiles and the style are read, never changed.
 private final class GeometryStyling: @unchecked Sendable {
   private let layers: [(StyleLayer, String)]
   private let sources: FeatureLayerSources
   private let zoom: Double
+  private let labels: LabelCandidateQueue
   private var thread: SideThread?
   private var plans: [GeometryLayerPlan?] = []
 
-  init(layers: [(StyleLayer, String)], tiles: [MapTile], zoom: Double) {
+  init(layers: [(StyleLayer, String)], tiles: [MapTile], zoom: Double, labels: LabelCandidateQueue) {
     self.layers = layers
     sources = FeatureLayerSources(tiles: tiles)
     self.zoom = zoom
+    self.labels = labels
   }
 
-  /// Starts the thread (none for a style without fill or line layers).
+  /// Starts the thread (none for a style without fill or line layers). It first helps collect the label
+  /// candidates, which the label thread needs as it goes, then styles, which is needed only once the
+  /// labels are placed.
   func start() {
     guard !layers.isEmpty else { return }
     thread = SideThread {
+      self.labels.help(sources: self.sources.layers)
       self.plans = self.layers.map { layer, name in
         GeometryLayerPlan(layer: layer, sources: self.sources.layers(name), zoom: self.zoom)
       }
