@@ -62,9 +62,10 @@ public enum PNGCodec {
     return RasterImage(width: size.width, height: size.height, rgba: rgba)
   }
 
-  /// The libdeflate level images are written at: on the benchmark maps (flat colours, antialiased edges)
-  /// its files are 0.5–4.5 % smaller than libpng's (adaptive filters, zlib level 6) in a fifth of the time
-  /// or less; level 2 was 1–3 % larger, for 1–2 ms less on a 1200×800 map.
+  /// The libdeflate level images are written at unless told otherwise (maps drawn from vectors alone are
+  /// written as `PNGCompression.vectorDrawing` says): on the benchmark maps over raster tiles its files are
+  /// 0.5–4.5 % smaller than libpng's (adaptive filters, zlib level 6) in a fifth of the time or less;
+  /// level 2 was 1–3 % larger, for 1–2 ms less on a 1200×800 map.
   public static let defaultCompressionLevel = 5
   /// Images whose filtered rows take more bytes go through `PNGRowWriter` (all cores), so that a huge
   /// image does not need a second copy of its pixels in memory (1200×800 at scale 3 still fits).

@@ -22,8 +22,10 @@ public enum PNGRowFilter: Sendable, Equatable {
 public struct PNGCompression: Sendable, Equatable {
   /// libdeflate's level, 1–12.
   public var level: Int
+  /// The filter of every row.
   public var filter: PNGRowFilter
 
+  /// The level and the filter as given.
   public init(level: Int, filter: PNGRowFilter) {
     (self.level, self.filter) = (level, filter)
   }
