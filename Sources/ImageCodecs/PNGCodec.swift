@@ -83,9 +83,9 @@ public enum PNGCodec {
   /// bytes.
   ///
   /// Each image gets one filter for all its rows: `filter`, or when it is `.sampled` none or paeth,
-  /// whichever deflates a sample of its rows smaller. Up to `bufferedBytes` of filtered rows the image is deflated by libdeflate at
-  /// `compressionLevel` (1–12), in pieces of about `pieceBytes` of filtered rows on all cores at once, laid
-  /// end to end as one stream; above, it goes through `PNGRowWriter` (pieces of a mebibyte on all cores,
+  /// whichever deflates a sample of its rows smaller. Up to `bufferedBytes` of filtered rows the image is
+  /// deflated by libdeflate at `compressionLevel` (1–12), in pieces of about `pieceBytes` of filtered rows
+  /// on all cores at once, laid end to end as one stream; above, it goes through `PNGRowWriter` (pieces of a mebibyte on all cores,
   /// at level 7 or more; a `.sampled` filter chosen on its first rows), the same bytes on any machine.
   public static func encodeARGB32(
     _ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, opaque: Bool,

@@ -96,11 +96,7 @@ public enum Snapshotter {
     // The decoded tiles are drawn: let them go before encoding needs its buffers.
     basemap.raster = nil
     try cancellation?.check()
-    let e0 = ContinuousClock.now
     let data = try encode(canvas, compression: compression)
-    if ProcessInfo.processInfo.environment["MYMAP_T"] != nil {
-      FileHandle.standardError.write("encode total \(ContinuousClock.now - e0)\n".data(using: .utf8)!)
-    }
     clock.lap("encode")
     return (data, basemap)
   }

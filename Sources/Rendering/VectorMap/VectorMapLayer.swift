@@ -273,8 +273,9 @@ private final class FeatureLayerSources {
 }
 
 /// The fill and line layers' plans, worked out on a thread of their own (`start`, then `wait`; a
-/// `SideThread`), which first helps collect label candidates. Unchecked: the thread alone touches its `FeatureLayerSources` and writes `plans`, which
-/// `wait` reads only after the thread is done; the tiles and the style are read, never changed.
+/// `SideThread`), which first helps collect label candidates. Unchecked: the thread alone touches its
+/// `FeatureLayerSources` and writes `plans`, which `wait` reads only after the thread is done; the tiles
+/// and the style are read, never changed.
 private final class GeometryStyling: @unchecked Sendable {
   private let layers: [(StyleLayer, String)]
   private let sources: FeatureLayerSources
