@@ -196,23 +196,6 @@ void filter_rows(const unsigned char *pixels, uint32_t width, uint32_t stride, i
   }
 }
 
-/* The whole filtered image in memory, deflated by libdeflate (in pieces on all cores, cpng_pieces.c). */
-static int encode_buffered(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                           int level, int opaque, int filter, size_t piece_bytes, unsigned char **png_out,
-                           size_t *png_size, char *error, size_t error_size) {
-  size_t stream_size = 0;
-  unsigned char *stream =
-      deflate_in_pieces(pixels, width, height, stride, opaque, filter, level, piece_bytes, &stream_size);
-  if (!stream) {
-    copy_message(error, error_size, "PNG compression failed (out of memory?)");
-    return -1;
-  }
-  const int status = write_png(width, height, opaque, stream, stream_size, png_out, png_size);
-  if (status != 0) copy_message(error, error_size, "out of memory");
-  scratch_give(stream);
-  return status;
-}
-
 /* IDAT chunks carry at most this much of the zlib stream each. */
 #define IDAT_CHUNK_BYTES ((size_t)1 << 20)
 
@@ -264,8 +247,8 @@ int cpng_encode_argb32(const unsigned char *pixels, uint32_t width, uint32_t hei
       copy_message(error, error_size, "out of memory");
       return -1;
     }
-    return encode_buffered(pixels, width, height, stride, level, opaque, filter, piece_bytes, png_out, png_size,
-                           error, error_size);
+    return encode_in_pieces(pixels, width, height, stride, opaque, filter, level, piece_bytes, png_out, png_size,
+                            error, error_size);
   }
   /* A piece of a mebibyte starts with an empty window: level 7 keeps a large map below zlib's level 6. */
   return encode_in_bands(pixels, width, height, stride, level < ROW_WRITER_LEVEL ? ROW_WRITER_LEVEL : level, filter,

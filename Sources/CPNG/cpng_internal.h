@@ -76,12 +76,12 @@ int pick_filter(const unsigned char *const *runs, const uint32_t *counts, uint32
 /* The two bytes of a zlib header for `level`. */
 void zlib_header_bytes(int level, unsigned char header[2]);
 
-/* Filters the image's rows (`filter`) and deflates them into a zlib stream by libdeflate at `level`: in
-   pieces of about `piece_bytes` of filtered rows, on all cores at once, when there are two or more
-   (cpng_pieces.c). The pieces depend on the image alone. Returns the stream (release with free) and its
-   size in `stream_size`, or NULL when out of memory. */
-unsigned char *deflate_in_pieces(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                                 int opaque, int filter, int level, size_t piece_bytes, size_t *stream_size);
+/* Filters the image's rows (`filter`) and deflates them by libdeflate at `level` into a PNG: in pieces of
+   about `piece_bytes` of filtered rows (`cpng_pieces_begin`), on all cores at once (cpng_pieces.c).
+   Returns 0, or -1 and a message in `error`. */
+int encode_in_pieces(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride, int opaque,
+                     int filter, int level, size_t piece_bytes, unsigned char **png, size_t *png_size,
+                     char *error, size_t error_size);
 
 /* Work shared out between threads: tasks 0..<count, each taken once (cpng_tasks.c). */
 typedef struct {

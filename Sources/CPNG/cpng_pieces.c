@@ -1,5 +1,8 @@
+#include "cpng.h"
 #include "cpng_internal.h"
 #include <libdeflate.h>
+#include <stdio.h>
+#include <string.h>
 
 /* libdeflate is the fastest deflate there is, but one call is one core, and it cannot flush: each stream
    it makes ends in a final block. So the filtered rows are cut into pieces of whole rows, each filtered and
@@ -7,44 +10,118 @@
    and is ended on a byte with an empty stored block (deflate_continue_after), as a zlib sync flush ends a
    piece; laid end to end behind a zlib header, with the pieces' Adler-32 sums combined, they are one
    stream. A piece starts with an empty window, which costs a few hundred bytes a piece. The pieces depend on
-   the image's size alone, never on the number of cores, so the same pixels give the same bytes on every
-   machine. */
+   the image's size alone, never on the number of cores or on the order they are deflated in, so the same
+   pixels give the same bytes on every machine. An image too small for two pieces is one zlib stream. */
 
 enum { MAXIMUM_PIECES = 64 };
 
-typedef struct {
-  const unsigned char *pixels;
-  uint32_t width, height, stride;
+struct cpng_pieces {
+  uint32_t width, height;
   int opaque, filter, level;
-  uint32_t rows_per_piece, pieces;
-  unsigned char *filtered;
+  uint32_t rows_per_piece, count;
+  /* Each piece's deflated bytes (a whole zlib stream when there is one piece), its data's Adler-32 sum and
+     length. */
   unsigned char *outputs[MAXIMUM_PIECES];
   size_t output_sizes[MAXIMUM_PIECES];
   uint32_t sums[MAXIMUM_PIECES];
   size_t lengths[MAXIMUM_PIECES];
-  task_queue tasks;
-} piece_job;
+};
 
-typedef struct {
-  struct libdeflate_compressor *compressor;
-  unsigned char *rows;
-  void *walk_room;
-} piece_worker_room;
+static void copy_message(char *error, size_t error_size, const char *message) {
+  if (error && error_size > 0) snprintf(error, error_size, "%s", message);
+}
 
-/* Filters and deflates one piece; returns 0, or -1 when out of memory or the piece cannot be ended. */
-static int deflate_piece(piece_job *job, uint32_t piece, piece_worker_room *room) {
-  const size_t row_bytes = (size_t)job->width * (job->opaque ? 3 : 4) + 1;
-  const uint32_t first = piece * job->rows_per_piece;
-  const uint32_t last = first + job->rows_per_piece < job->height ? first + job->rows_per_piece : job->height;
-  const size_t length = row_bytes * (last - first);
-  unsigned char *filtered = job->filtered + row_bytes * first;
-  filter_rows(job->pixels, job->width, job->stride, job->opaque, job->filter, first, last, room->rows,
-              filtered);
-  job->sums[piece] = libdeflate_adler32(1, filtered, length);
-  job->lengths[piece] = length;
-  job->outputs[piece] = deflate_stream_piece(room->compressor, filtered, length, last == job->height,
-                                             room->walk_room, &job->output_sizes[piece]);
-  return job->outputs[piece] ? 0 : -1;
+cpng_pieces *cpng_pieces_begin(uint32_t width, uint32_t height, int compression_level, int filter, int opaque,
+                               size_t piece_bytes) {
+  if (width == 0 || height == 0 || width > 0x7fffffff || height > 0x7fffffff) return NULL;
+  if (filter != CPNG_FILTER_NONE && filter != CPNG_FILTER_PAETH) return NULL;
+  cpng_pieces *pieces = calloc(1, sizeof *pieces);
+  if (!pieces) return NULL;
+  pieces->width = width;
+  pieces->height = height;
+  pieces->opaque = opaque != 0;
+  pieces->filter = filter;
+  pieces->level = compression_level < 1 ? 1 : compression_level > 12 ? 12 : compression_level;
+  const uint64_t filtered_size = ((uint64_t)width * (opaque ? 3 : 4) + 1) * height;
+  uint64_t wanted = piece_bytes > 0 ? filtered_size / piece_bytes : 1;
+  if (wanted > MAXIMUM_PIECES) wanted = MAXIMUM_PIECES;
+  if (wanted > height) wanted = height;
+  if (wanted < 2) wanted = 1;
+  pieces->rows_per_piece = (uint32_t)((height + wanted - 1) / wanted);
+  pieces->count = (height + pieces->rows_per_piece - 1) / pieces->rows_per_piece;
+  return pieces;
+}
+
+uint32_t cpng_pieces_count(const cpng_pieces *pieces) { return pieces->count; }
+
+void cpng_pieces_rows(const cpng_pieces *pieces, uint32_t piece, uint32_t *first, uint32_t *last) {
+  *first = piece * pieces->rows_per_piece;
+  *last = *first + pieces->rows_per_piece < pieces->height ? *first + pieces->rows_per_piece : pieces->height;
+}
+
+int cpng_pieces_deflate(cpng_pieces *pieces, uint32_t piece, const unsigned char *pixels, uint32_t stride) {
+  if (piece >= pieces->count || pieces->outputs[piece] || stride < (uint64_t)pieces->width * 4) return -1;
+  uint32_t first, last;
+  cpng_pieces_rows(pieces, piece, &first, &last);
+  const size_t row_bytes = (size_t)pieces->width * (pieces->opaque ? 3 : 4);
+  const size_t length = (row_bytes + 1) * (last - first);
+  unsigned char *filtered = scratch_take(length);
+  unsigned char *rows = malloc(row_bytes * 2);
+  void *walk_room = malloc(deflate_walk_room());
+  struct libdeflate_compressor *compressor = compressor_take(pieces->level);
+  int status = -1;
+  if (filtered && rows && walk_room && compressor) {
+    filter_rows(pixels, pieces->width, stride, pieces->opaque, pieces->filter, first, last, rows, filtered);
+    if (pieces->count == 1) {
+      const size_t bound = libdeflate_zlib_compress_bound(compressor, length);
+      unsigned char *stream = scratch_take(bound);
+      const size_t size = stream ? libdeflate_zlib_compress(compressor, filtered, length, stream, bound) : 0;
+      if (size == 0) scratch_give(stream);
+      pieces->outputs[piece] = size ? stream : NULL;
+      pieces->output_sizes[piece] = size;
+    } else {
+      pieces->sums[piece] = libdeflate_adler32(1, filtered, length);
+      pieces->lengths[piece] = length;
+      pieces->outputs[piece] = deflate_stream_piece(compressor, filtered, length, last == pieces->height,
+                                                    walk_room, &pieces->output_sizes[piece]);
+    }
+    status = pieces->outputs[piece] ? 0 : -1;
+  }
+  scratch_give(filtered);
+  free(rows);
+  free(walk_room);
+  compressor_give(compressor, pieces->level);
+  return status;
+}
+
+int cpng_pieces_finish(cpng_pieces *pieces, unsigned char **png, size_t *png_size, char *error,
+                       size_t error_size) {
+  *png = NULL;
+  *png_size = 0;
+  for (uint32_t piece = 0; piece < pieces->count; piece++) {
+    if (!pieces->outputs[piece]) {
+      copy_message(error, error_size, "PNG compression failed (a piece is missing, or out of memory)");
+      cpng_pieces_discard(pieces);
+      return -1;
+    }
+  }
+  size_t stream_size = pieces->output_sizes[0];
+  unsigned char *stream = pieces->count == 1 ? pieces->outputs[0]
+                                             : join_zlib_pieces(pieces->outputs, pieces->output_sizes, pieces->sums,
+                                                                pieces->lengths, pieces->count, pieces->level,
+                                                                &stream_size);
+  int status = stream ? write_png(pieces->width, pieces->height, pieces->opaque, stream, stream_size, png, png_size)
+                      : -1;
+  if (status != 0) copy_message(error, error_size, "out of memory");
+  if (pieces->count > 1) scratch_give(stream);
+  cpng_pieces_discard(pieces);
+  return status;
+}
+
+void cpng_pieces_discard(cpng_pieces *pieces) {
+  if (!pieces) return;
+  for (uint32_t piece = 0; piece < pieces->count; piece++) scratch_give(pieces->outputs[piece]);
+  free(pieces);
 }
 
 unsigned char *deflate_stream_piece(struct libdeflate_compressor *compressor, const unsigned char *input,
@@ -61,81 +138,35 @@ unsigned char *deflate_stream_piece(struct libdeflate_compressor *compressor, co
   return output;
 }
 
+/* The pieces of one image deflated by the threads of `run_on_cores`. */
+typedef struct {
+  cpng_pieces *pieces;
+  const unsigned char *pixels;
+  uint32_t stride;
+  task_queue tasks;
+} piece_job;
+
 static void *piece_worker(void *argument) {
   piece_job *job = argument;
-  const size_t row_bytes = (size_t)job->width * (job->opaque ? 3 : 4);
-  piece_worker_room room = {compressor_take(job->level), malloc(row_bytes * 2), malloc(deflate_walk_room())};
   for (int64_t piece; (piece = take_task(&job->tasks)) >= 0;) {
-    if (!room.compressor || !room.rows || !room.walk_room || deflate_piece(job, (uint32_t)piece, &room) != 0) {
+    if (cpng_pieces_deflate(job->pieces, (uint32_t)piece, job->pixels, job->stride) != 0) {
       fail_tasks(&job->tasks);
       break;
     }
   }
-  compressor_give(room.compressor, job->level);
-  free(room.rows);
-  free(room.walk_room);
   return NULL;
 }
 
-/* The whole stream in one libdeflate call, on this core. */
-static unsigned char *deflate_whole(const unsigned char *pixels, uint32_t width, uint32_t height,
-                                    uint32_t stride, int opaque, int filter, int level, size_t *stream_size) {
-  const size_t row_bytes = (size_t)width * (opaque ? 3 : 4);
-  const size_t filtered_size = (row_bytes + 1) * height;
-  unsigned char *filtered = scratch_take(filtered_size);
-  unsigned char *rows = malloc(row_bytes * 2);
-  struct libdeflate_compressor *compressor = compressor_take(level);
-  const size_t bound = compressor ? libdeflate_zlib_compress_bound(compressor, filtered_size) : 0;
-  unsigned char *stream = filtered && rows && bound ? scratch_take(bound) : NULL;
-  if (stream) {
-    filter_rows(pixels, width, stride, opaque, filter, 0, height, rows, filtered);
-    *stream_size = libdeflate_zlib_compress(compressor, filtered, filtered_size, stream, bound);
-    if (*stream_size == 0) {
-      scratch_give(stream);
-      stream = NULL;
-    }
+int encode_in_pieces(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride, int opaque,
+                     int filter, int level, size_t piece_bytes, unsigned char **png, size_t *png_size,
+                     char *error, size_t error_size) {
+  piece_job job = {cpng_pieces_begin(width, height, level, filter, opaque, piece_bytes), pixels, stride};
+  if (!job.pieces) {
+    copy_message(error, error_size, "out of memory");
+    return -1;
   }
-  scratch_give(filtered);
-  free(rows);
-  compressor_give(compressor, level);
-  return stream;
-}
-
-unsigned char *deflate_in_pieces(const unsigned char *pixels, uint32_t width, uint32_t height, uint32_t stride,
-                                 int opaque, int filter, int level, size_t piece_bytes, size_t *stream_size) {
-  *stream_size = 0;
-  const size_t row_bytes = (size_t)width * (opaque ? 3 : 4) + 1;
-  const size_t filtered_size = row_bytes * height;
-  size_t wanted = piece_bytes > 0 ? filtered_size / piece_bytes : 1;
-  if (wanted > MAXIMUM_PIECES) wanted = MAXIMUM_PIECES;
-  if (wanted > height) wanted = height;
-  if (wanted < 2) return deflate_whole(pixels, width, height, stride, opaque, filter, level, stream_size);
-
-  piece_job *job = calloc(1, sizeof *job);
-  if (!job) return NULL;
-  job->pixels = pixels;
-  job->width = width;
-  job->height = height;
-  job->stride = stride;
-  job->opaque = opaque;
-  job->filter = filter;
-  job->level = level;
-  job->rows_per_piece = (uint32_t)((height + wanted - 1) / wanted);
-  job->pieces = (height + job->rows_per_piece - 1) / job->rows_per_piece;
-  job->filtered = scratch_take(filtered_size);
-  task_queue_init(&job->tasks, job->pieces);
-  unsigned char *stream = NULL;
-  if (job->filtered) {
-    run_on_cores(piece_worker, job, job->pieces);
-    /* A failed piece (out of memory, or a stream the walk does not follow) fails the image. */
-    if (!job->tasks.failed) {
-      stream = join_zlib_pieces(job->outputs, job->output_sizes, job->sums, job->lengths, job->pieces, level,
-                                stream_size);
-    }
-  }
-  for (uint32_t piece = 0; piece < job->pieces; piece++) scratch_give(job->outputs[piece]);
-  scratch_give(job->filtered);
-  task_queue_destroy(&job->tasks);
-  free(job);
-  return stream;
+  task_queue_init(&job.tasks, job.pieces->count);
+  run_on_cores(piece_worker, &job, job.pieces->count);
+  task_queue_destroy(&job.tasks);
+  return cpng_pieces_finish(job.pieces, png, png_size, error, error_size);
 }

@@ -66,3 +66,30 @@ private struct BandWork: @unchecked Sendable {
   let bands: [Canvas]
   let draw: (Canvas, PixelRect) -> Void
 }
+
+/// A map drawn in bands (`BandedDrawing`): what each band draws, on any thread, and what then goes over
+/// the whole image on one thread (the labels' letters: Pango's).
+struct BandedMapDrawing {
+  /// The image's pixel rows of each band.
+  let rows: [Range<Int>]
+  /// Draws a band (its canvas, its rectangle in points); runs on several threads at once.
+  let band: (Canvas, PixelRect) -> Void
+  /// Draws over everything the bands drew, on a canvas of the whole image; one thread.
+  let top: (Canvas) -> Void
+  /// Lets go of what the two shared, once both have drawn.
+  let release: () -> Void
+
+  init(
+    rows: [Range<Int>], band: @escaping (Canvas, PixelRect) -> Void, top: @escaping (Canvas) -> Void,
+    release: @escaping () -> Void = {}
+  ) {
+    (self.rows, self.band, self.top, self.release) = (rows, band, top, release)
+  }
+
+  /// Bands, then the top, on one canvas.
+  func draw(on canvas: Canvas) {
+    BandedDrawing.draw(on: canvas, rows: rows, band)
+    top(canvas)
+    release()
+  }
+}

@@ -1,8 +1,9 @@
 /// How long one stage of a render took: figures for benchmarks (`mymap-bench`), never part of the output.
 public struct RenderPhaseTime: Sendable, Equatable {
   /// The stage: "prepare" (measure, fit, place), the basemap's ("tiles", then "style + labels" for
-  /// vector tiles: features styled on one thread while labels are placed on another), "draw map",
-  /// "draw overlays", "encode".
+  /// vector tiles: features styled on one thread while labels are placed on another), then "draw map",
+  /// "draw overlays", "encode"; or, for a PNG drawn from vectors, "draw and encode" (`BandedPNGPipeline`:
+  /// the three at once).
   public var name: String
   public var seconds: Double
 

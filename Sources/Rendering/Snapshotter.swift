@@ -27,10 +27,11 @@ public enum Snapshotter {
 
   /// Draws the map with `extra` overlays after the standard ones (tests plug overlays in here); a PNG
   /// over raster tiles whose filtered rows take more than `bandedAbove` bytes is drawn and encoded a band
-  /// at a time (`BandedImage`; tests lower it to compare the two ways).
+  /// at a time (`BandedImage`; tests lower it to compare the two ways). A PNG drawn from vectors is drawn
+  /// and encoded at once (`BandedPNGPipeline`) unless `pipelined` is false (tests compare the two ways).
   static func render(
     _ request: RenderRequest, adding extra: [any MapOverlay], cancellation: RenderCancellation? = nil,
-    bandedAbove: Int = PNGCodec.maximumBufferedBytes
+    bandedAbove: Int = PNGCodec.maximumBufferedBytes, pipelined: Bool = true
   ) throws(RenderError) -> RenderResult {
     var clock = PhaseClock()
     try validate(request)
@@ -60,8 +61,7 @@ public enum Snapshotter {
     } else {
       (data, basemap) = try renderWhole(
         request, camera: camera, overlays: overlays, claims: claims, measuring: measuring,
-        warnings: &warnings,
-        clock: &clock, cancellation: cancellation)
+        warnings: &warnings, clock: &clock, cancellation: cancellation, pipelined: pipelined)
     }
     var result = RenderResult(
       data: data,
@@ -78,7 +78,7 @@ public enum Snapshotter {
   private static func renderWhole(
     _ request: RenderRequest, camera: Camera, overlays: [any MapOverlay], claims: [PixelRect],
     measuring: MeasuringContext, warnings: inout [RenderWarning], clock: inout PhaseClock,
-    cancellation: RenderCancellation?
+    cancellation: RenderCancellation?, pipelined: Bool
   ) throws(RenderError) -> ([UInt8], Basemap) {
     // Made before the basemap loads: raster tiles that fall 1:1 on it go in as they are decoded.
     let canvas = try makeCanvas(request, camera: camera)
@@ -87,12 +87,21 @@ public enum Snapshotter {
       warnings: &warnings)
     clock.lap("basemap", splitInto: basemap.vectorTiles?.loadTimes)
     try cancellation?.check()
+    // A map drawn from vectors alone: flat colours, deflated fast and unfiltered (`PNGCompression`).
+    let compression: PNGCompression = basemap.raster == nil ? .vectorDrawing : .standard
+    if pipelined, BandedPNGPipeline.suits(canvas),
+      let banded = basemap.bandedDrawing(on: canvas, camera: camera, style: request.style.basemap),
+      let data = try BandedPNGPipeline.render(
+        on: canvas, map: banded, top: { drawOverlays(overlays, on: $0) }, compression: compression,
+        cancellation: cancellation)
+    {
+      clock.lap("draw and encode")
+      return (data, basemap)
+    }
     basemap.draw(on: canvas, camera: camera, style: request.style.basemap)
     clock.lap("draw map")
     drawOverlays(overlays, on: canvas)
     clock.lap("draw overlays")
-    // A map drawn from vectors alone: flat colours, deflated fast and unfiltered (`PNGCompression`).
-    let compression: PNGCompression = basemap.raster == nil ? .vectorDrawing : .standard
     // The decoded tiles are drawn: let them go before encoding needs its buffers.
     basemap.raster = nil
     try cancellation?.check()

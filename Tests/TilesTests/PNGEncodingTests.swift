@@ -179,6 +179,74 @@ final class PNGEncodingTests: XCTestCase {
     }
   }
 
+  /// `PNGPieceEncoder` writes `encodeARGB32`'s bytes whatever the order and the threads its pieces are
+  /// deflated on: one piece, many, opaque or not, unfiltered or paeth.
+  func testPiecesDeflatedInAnyOrderGiveTheWholeEncodersBytes() throws {
+    let map = try streetMapPixels()
+    for (name, pixels, width, opaque, filter, pieceBytes) in [
+      ("map", map.pixels, map.width, true, PNGRowFilter.none, 16 << 10),
+      ("map in one piece", map.pixels, map.width, true, PNGRowFilter.none, 1 << 30),
+      ("photograph", photoLikePixels(width: 300, height: 120, alpha: true), 300, false, .paeth, 8 << 10),
+      ("noise", noisePixels(width: 256, height: 64), 256, true, .none, 4 << 10),
+      ("a row a piece", photoLikePixels(width: 40, height: 30, alpha: false), 40, true, .paeth, 1),
+    ] {
+      let expected = try encode(pixels, width: width, opaque: opaque, filter: filter, pieceBytes: pieceBytes)
+      for order in ["backwards", "side by side"] {
+        let encoder = try PNGPieceEncoder(
+          width: width, height: pixels.count / width, opaque: opaque,
+          compression: PNGCompression(level: PNGCodec.defaultCompressionLevel, filter: filter),
+          pieceBytes: pieceBytes)
+        XCTAssertEqual(encoder.pieces.first?.lowerBound, 0, name)
+        XCTAssertEqual(encoder.pieces.last?.upperBound, pixels.count / width, name)
+        XCTAssertEqual(pieceBytes == 1 << 30, encoder.pieces.count == 1, name)
+        try pixels.withUnsafeBytes { raw in
+          if order == "backwards" {
+            for piece in encoder.pieces.indices.reversed() {
+              try encoder.deflate(piece: piece, of: raw.baseAddress!, stride: width * 4)
+            }
+          } else {
+            let failures = Locked(0)
+            let base = UInt(bitPattern: raw.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: encoder.pieces.count) { piece in
+              let pointer = UnsafeRawPointer(bitPattern: base)!
+              if (try? encoder.deflate(piece: piece, of: pointer, stride: width * 4)) == nil {
+                failures.withLock { $0 += 1 }
+              }
+            }
+            XCTAssertEqual(failures.withLock { $0 }, 0, name)
+          }
+        }
+        XCTAssertEqual(try encoder.finish(), expected, "\(name), \(order)")
+      }
+    }
+  }
+
+  /// A piece deflated twice, a PNG finished with a piece missing or twice, and a filter left to a sample
+  /// are refused with an error, never a broken file.
+  func testThePieceEncoderRefusesWhatWouldBreakTheFile() throws {
+    let pixels = photoLikePixels(width: 40, height: 30, alpha: false)
+    let compression = PNGCompression(level: 1, filter: .none)
+    XCTAssertThrowsError(
+      try PNGPieceEncoder(
+        width: 40, height: 30, opaque: true, compression: PNGCompression(level: 1, filter: .sampled)))
+    XCTAssertThrowsError(try PNGPieceEncoder(width: 0, height: 30, opaque: true, compression: compression))
+    let encoder = try PNGPieceEncoder(
+      width: 40, height: 30, opaque: true, compression: compression, pieceBytes: 1)
+    XCTAssertEqual(encoder.pieces.count, 30)
+    try pixels.withUnsafeBytes { raw in
+      try encoder.deflate(piece: 3, of: raw.baseAddress!, stride: 160)
+      XCTAssertThrowsError(try encoder.deflate(piece: 3, of: raw.baseAddress!, stride: 160))
+      XCTAssertThrowsError(try encoder.deflate(piece: 30, of: raw.baseAddress!, stride: 160))
+      XCTAssertThrowsError(try encoder.deflate(piece: 4, of: raw.baseAddress!, stride: 100))
+    }
+    XCTAssertThrowsError(try encoder.finish()) { error in
+      XCTAssertTrue("\(error)".contains("a piece is missing"), "\(error)")
+    }
+    XCTAssertThrowsError(try encoder.finish()) { error in
+      XCTAssertTrue("\(error)".contains("already finished"), "\(error)")
+    }
+  }
+
   /// The pieces cost little: each starts with an empty window, so a map (the fixture four times over, in
   /// four or five pieces of the default size) comes out at most 3 % larger than in one piece.
   func testPiecesCostLittleSize() throws {

@@ -61,6 +61,36 @@ int cpng_stream_finish(cpng_stream *stream, unsigned char **png, size_t *png_siz
 /// Releases a stream without finishing it.
 void cpng_stream_discard(cpng_stream *stream);
 
+/// A PNG deflated a piece of rows at a time by the caller's threads, each piece as soon as its rows are
+/// drawn: the bytes `cpng_encode_argb32` writes for the same pixels, `filter` (CPNG_FILTER_NONE or
+/// CPNG_FILTER_PAETH), level and `piece_bytes`, whatever the order the pieces are deflated in. The pieces
+/// (whole rows) depend on the image's size alone; each piece is held deflated until the end.
+typedef struct cpng_pieces cpng_pieces;
+
+/// Begins a `width` × `height` PNG; NULL for an impossible size or filter, or when out of memory.
+cpng_pieces *cpng_pieces_begin(uint32_t width, uint32_t height, int compression_level, int filter, int opaque,
+                               size_t piece_bytes);
+
+/// How many pieces the image is deflated in.
+uint32_t cpng_pieces_count(const cpng_pieces *pieces);
+
+/// The image rows `first` up to (not including) `last` that piece `piece` holds.
+void cpng_pieces_rows(const cpng_pieces *pieces, uint32_t piece, uint32_t *first, uint32_t *last);
+
+/// Filters and deflates piece `piece` from the image's premultiplied native-endian ARGB32 rows (`pixels`
+/// is the first row of the image, rows `stride` bytes apart; with CPNG_FILTER_PAETH the row above the
+/// piece is read too). Threads may deflate different pieces at once. Returns 0, or -1 when out of memory
+/// or the piece was deflated before.
+int cpng_pieces_deflate(cpng_pieces *pieces, uint32_t piece, const unsigned char *pixels, uint32_t stride);
+
+/// After every piece: the PNG (release with `cpng_free`). Releases the pieces whatever it returns: 0, or
+/// -1 and a message (a piece missing, out of memory).
+int cpng_pieces_finish(cpng_pieces *pieces, unsigned char **png, size_t *png_size, char *error,
+                       size_t error_size);
+
+/// Releases the pieces without finishing them.
+void cpng_pieces_discard(cpng_pieces *pieces);
+
 /// Releases what `cpng_encode_argb32` made.
 void cpng_free(void *pointer);
 

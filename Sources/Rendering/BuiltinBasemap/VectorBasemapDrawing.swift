@@ -13,16 +13,23 @@ extension VectorBasemapLayer {
   /// geometry and the names' dots and halos in horizontal bands on every core (`BandedDrawing`; `bands`
   /// overrides its rows), the names' text (Pango, one thread) over the whole canvas after.
   func draw(on canvas: Canvas, bands: [Range<Int>]? = nil) {
+    bandedDrawing(on: canvas, bands: bands).draw(on: canvas)
+  }
+
+  /// The layer as bands and a top (`draw`): the geometry and the names' dots and halos in the bands,
+  /// the names' text on top.
+  func bandedDrawing(on canvas: Canvas, bands: [Range<Int>]? = nil) -> BandedMapDrawing {
     let geometry = BandGeometry(self)
     let halos = LabelHalos(self, canvas: canvas)
-    defer { halos.release() }
     // Each band draws only its parts of the geometry, so bands cost little: four even ones from 400 rows.
     let rows = bands ?? BandedDrawing.bands(pixelHeight: canvas.pixelHeight, minimumRows: 100)
-    BandedDrawing.draw(on: canvas, rows: rows) { band, drawn in
-      self.drawGeometry(geometry, on: band, drawn: drawn)
-      self.drawDotsAndHalos(halos, on: band, drawn: drawn)
-    }
-    drawLabelText(canvas)
+    return BandedMapDrawing(
+      rows: rows,
+      band: { band, drawn in
+        self.drawGeometry(geometry, on: band, drawn: drawn)
+        self.drawDotsAndHalos(halos, on: band, drawn: drawn)
+      },
+      top: { self.drawLabelText($0) }, release: { halos.release() })
   }
 
   /// The names' dots and halos, made on the one thread that may use Pango: each halo is the outline of a

@@ -50,12 +50,35 @@ struct Basemap {
     raster?.draw(on: canvas, camera: camera)
     vector?.draw(on: canvas)
     vectorTiles?.draw(on: canvas)
-    if let dataArea { drawOutside(dataArea, on: canvas, camera: camera, style: style) }
+    if let dataArea { Self.drawOutside(dataArea, on: canvas, camera: camera, style: style) }
+  }
+
+  /// The basemap of an image as bands and a top (`BandedMapDrawing`), the shading outside the data on
+  /// top; nil over raster tiles or when the map cannot be drawn in bands to its end.
+  func bandedDrawing(on canvas: Canvas, camera: Camera, style: BasemapStyle) -> BandedMapDrawing? {
+    guard canvas.format == .png, raster == nil, vector == nil || vectorTiles == nil else { return nil }
+    let map: BandedMapDrawing
+    if let vectorTiles {
+      guard let banded = vectorTiles.bandedDrawing(on: canvas) else { return nil }
+      map = banded
+    } else if let vector {
+      map = vector.bandedDrawing(on: canvas)
+    } else {
+      map = BandedMapDrawing(
+        rows: BandedDrawing.bands(pixelHeight: canvas.pixelHeight), band: { _, _ in }, top: { _ in })
+    }
+    let dataArea = dataArea
+    return BandedMapDrawing(
+      rows: map.rows, band: map.band,
+      top: { top in
+        map.top(top)
+        if let dataArea { Self.drawOutside(dataArea, on: top, camera: camera, style: style) }
+      }, release: map.release)
   }
 
   /// Shades what lies outside the data's bounds as missing tiles are shaded, with a hairline along the
   /// edge, so that a street map that ends reads as "no data here", not as empty land.
-  private func drawOutside(_ area: PixelRect, on canvas: Canvas, camera: Camera, style: BasemapStyle) {
+  private static func drawOutside(_ area: PixelRect, on canvas: Canvas, camera: Camera, style: BasemapStyle) {
     let view = PixelRect(x: 0, y: 0, width: camera.size.width, height: camera.size.height)
     guard area.intersects(view), !area.contains(view) else { return }
     let cr = canvas.context

@@ -164,24 +164,36 @@ final class VectorMapLayer {
 
   /// Paints the map: the style's layers in order, placeholders where tiles failed, the labels. Layers
   /// are drawn in bands on every core (`BandedDrawing`; `bands` overrides its rows) up to the first
-  /// label layer, and in images to the end when only label layers follow it: their halos and street
-  /// names are outlines read beforehand (`PlacedLabelLayer.prepareForBands`), and the point labels'
-  /// letters (Pango, one thread) follow on the whole canvas. Otherwise the labels and whatever comes
-  /// after them are drawn on the whole canvas.
+  /// label layer, and in images to the end when only label layers follow it (`bandedDrawing`).
+  /// Otherwise the labels and whatever comes after them are drawn on the whole canvas.
   func draw(on canvas: Canvas, bands: [Range<Int>]? = nil) {
+    if let banded = bandedDrawing(on: canvas, bands: bands) { return banded.draw(on: canvas) }
     let firstLabels = steps.firstIndex { $0.isLabels } ?? steps.count
-    let labelsInBands = canvas.format == .png && steps[firstLabels...].allSatisfy(\.isLabels)
-    let bandedSteps = labelsInBands ? steps[...] : steps[..<firstLabels]
-    let outlines = labelsInBands ? labelLayers.map { $0.prepareForBands(on: canvas) } : []
+    let bandedSteps = steps[..<firstLabels]
     BandedDrawing.draw(on: canvas, rows: bands) { band, bandView in
-      self.draw(bandedSteps, on: band, drawn: bandView, placeholdersDrawn: false, labelOutlines: outlines)
-    }
-    if labelsInBands {
-      for case .labels(let index) in bandedSteps { labelLayers[index].drawPointTexts(on: canvas) }
-      return
+      self.draw(bandedSteps, on: band, drawn: bandView, placeholdersDrawn: false)
     }
     let placeholdersDrawn = bandedSteps.contains { if case .placeholders = $0 { true } else { false } }
     draw(steps[firstLabels...], on: canvas, drawn: view, placeholdersDrawn: placeholdersDrawn)
+  }
+
+  /// The whole map as bands and a top, when it is an image and only label layers follow the first label
+  /// layer (else nil): every step in the bands, the labels' halos and street names as outlines read
+  /// beforehand (`PlacedLabelLayer.prepareForBands`); the point labels' letters (Pango, one thread) on
+  /// top.
+  func bandedDrawing(on canvas: Canvas, bands: [Range<Int>]? = nil) -> BandedMapDrawing? {
+    let firstLabels = steps.firstIndex { $0.isLabels } ?? steps.count
+    guard canvas.format == .png, steps[firstLabels...].allSatisfy(\.isLabels) else { return nil }
+    let outlines = labelLayers.map { $0.prepareForBands(on: canvas) }
+    let steps = steps[...]
+    return BandedMapDrawing(
+      rows: bands ?? BandedDrawing.bands(pixelHeight: canvas.pixelHeight),
+      band: { band, bandView in
+        self.draw(steps, on: band, drawn: bandView, placeholdersDrawn: false, labelOutlines: outlines)
+      },
+      top: { canvas in
+        for case .labels(let index) in steps { self.labelLayers[index].drawPointTexts(on: canvas) }
+      })
   }
 
   /// Paints some of the steps; `drawn` (points) is the part of the image drawn.
