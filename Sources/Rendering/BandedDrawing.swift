@@ -68,28 +68,46 @@ private struct BandWork: @unchecked Sendable {
 }
 
 /// A map drawn in bands (`BandedDrawing`): what each band draws, on any thread, and what then goes over
-/// the whole image on one thread (the labels' letters: Pango's).
+/// the whole image on one thread (the labels' letters: Pango's). What needs Pango beforehand (the labels'
+/// outlines) is made by `prepare` on that thread while the bands draw their first part; each band draws
+/// its `late` part once it is made.
 struct BandedMapDrawing {
   /// The image's pixel rows of each band.
   let rows: [Range<Int>]
-  /// Draws a band (its canvas, its rectangle in points); runs on several threads at once.
+  /// Draws a band's first part (its canvas, its rectangle in points); runs on several threads at once.
   let band: (Canvas, PixelRect) -> Void
-  /// Draws over everything the bands drew, on a canvas of the whole image; one thread.
+  /// Makes what `late` and `top` draw from, on Pango's thread, while bands may be drawing `band`.
+  let prepare: () -> Void
+  /// Draws the rest of a band, over its first part, after `prepare`; several threads at once.
+  let late: (Canvas, PixelRect) -> Void
+  /// Draws over everything the bands drew, on a canvas of the whole image, after `prepare`; one thread.
   let top: (Canvas) -> Void
-  /// Lets go of what the two shared, once both have drawn.
+  /// Lets go of what they shared, once all have drawn.
   let release: () -> Void
 
   init(
-    rows: [Range<Int>], band: @escaping (Canvas, PixelRect) -> Void, top: @escaping (Canvas) -> Void,
+    rows: [Range<Int>], band: @escaping (Canvas, PixelRect) -> Void, prepare: @escaping () -> Void = {},
+    late: @escaping (Canvas, PixelRect) -> Void = { _, _ in }, top: @escaping (Canvas) -> Void,
     release: @escaping () -> Void = {}
   ) {
-    (self.rows, self.band, self.top, self.release) = (rows, band, top, release)
+    (self.rows, self.band, self.prepare, self.late) = (rows, band, prepare, late)
+    (self.top, self.release) = (top, release)
   }
 
-  /// Bands, then the top, on one canvas.
+  /// Everything on one canvas: `prepare`, the bands (both parts), then the top.
   func draw(on canvas: Canvas) {
-    BandedDrawing.draw(on: canvas, rows: rows, band)
+    prepare()
+    BandedDrawing.draw(on: canvas, rows: rows) { band, drawn in
+      self.band(band, drawn)
+      self.late(band, drawn)
+    }
     top(canvas)
     release()
   }
+}
+
+/// What a map's `prepare` makes for its bands' `late` part and its top: set once, before either reads it
+/// (the pipeline orders them). Unchecked for that reason.
+final class PreparedForBands<Value>: @unchecked Sendable {
+  var value: Value?
 }

@@ -12,9 +12,10 @@ import XCTest
 final class BandedPNGPipelineTests: XCTestCase {
   private let (width, height) = (600, 420)
 
-  /// Bands that paint stripes and a diagonal line; a top of a translucent disc over an opaque box, and a
-  /// lone opaque box.
+  /// Bands that paint stripes, then (late) a diagonal line as wide as `prepare` says; a top of a
+  /// translucent disc over an opaque box, and a lone opaque box.
   private func drawing(on canvas: Canvas, ground: Color?) -> (BandedMapDrawing, (Canvas) -> Void) {
+    let lineWidth = PreparedForBands<Double>()
     let map = BandedMapDrawing(
       rows: BandedDrawing.bands(pixelHeight: canvas.pixelHeight),
       band: { band, _ in
@@ -25,9 +26,15 @@ final class BandedPNGPipelineTests: XCTestCase {
             PixelRect(x: 0, y: Double(stripe) * 60 + 10, width: 600, height: 25),
             color: Color(red: 0.2, green: 0.5 + 0.05 * Double(stripe), blue: 0.4))
         }
+      },
+      prepare: { lineWidth.value = 3 },
+      late: { band, _ in
+        // Drawn only once prepared: a late part run too early would leave the line out.
+        guard let width = lineWidth.value else { return }
+        let cr = band.context
         cairo_move_to(cr, 10, 5)
         cairo_line_to(cr, 590, 415)
-        cairo_set_line_width(cr, 3)
+        cairo_set_line_width(cr, width)
         band.drawing.setColor(Color(red: 0.9, green: 0.3, blue: 0.1))
         cairo_stroke(cr)
       },

@@ -16,20 +16,21 @@ extension VectorBasemapLayer {
     bandedDrawing(on: canvas, bands: bands).draw(on: canvas)
   }
 
-  /// The layer as bands and a top (`draw`): the geometry and the names' dots and halos in the bands,
-  /// the names' text on top.
+  /// The layer as bands and a top (`draw`): the geometry in the bands, then the names' dots and halos
+  /// (their outlines made by `prepare`), the names' text on top.
   func bandedDrawing(on canvas: Canvas, bands: [Range<Int>]? = nil) -> BandedMapDrawing {
     let geometry = BandGeometry(self)
-    let halos = LabelHalos(self, canvas: canvas)
+    let halos = PreparedForBands<LabelHalos>()
     // Each band draws only its parts of the geometry, so bands cost little: four even ones from 400 rows.
     let rows = bands ?? BandedDrawing.bands(pixelHeight: canvas.pixelHeight, minimumRows: 100)
     return BandedMapDrawing(
       rows: rows,
-      band: { band, drawn in
-        self.drawGeometry(geometry, on: band, drawn: drawn)
-        self.drawDotsAndHalos(halos, on: band, drawn: drawn)
+      band: { band, drawn in self.drawGeometry(geometry, on: band, drawn: drawn) },
+      prepare: { halos.value = LabelHalos(self, canvas: canvas) },
+      late: { band, drawn in
+        if let made = halos.value { self.drawDotsAndHalos(made, on: band, drawn: drawn) }
       },
-      top: { self.drawLabelText($0) }, release: { halos.release() })
+      top: { self.drawLabelText($0) }, release: { halos.value?.release() })
   }
 
   /// The names' dots and halos, made on the one thread that may use Pango: each halo is the outline of a

@@ -6,9 +6,10 @@ import MapMath
 
 /// A PNG map drawn and encoded on every core at once, with no stage waiting for the one before it to end.
 ///
-/// The map's bands (`BandedMapDrawing`) are drawn in parallel, while one thread draws everything that goes
-/// over them (the labels' letters, then the overlays: Pango's, one thread) on a clear canvas of its own,
-/// the top. Once a band is drawn and the top is done, the top's rows are laid over the band's (Cairo's
+/// The map's bands (`BandedMapDrawing`) are drawn in parallel, while one thread (Pango's) prepares the
+/// labels' outlines, then draws everything that goes over the bands (the labels' letters, then the
+/// overlays) on a clear canvas of its own, the top. A band draws its labels once they are prepared. Once
+/// a band is drawn and the top is done, the top's rows are laid over the band's (Cairo's
 /// OVER), and each piece of the PNG (`PNGPieceEncoder`) is deflated as soon as the bands under its rows
 /// are finished. Drawn that way, a pixel is the one drawing the top straight onto the map gives, except
 /// where shapes of the top overlap with partial alpha: there it may differ by a level of rounding.
@@ -86,10 +87,14 @@ enum BandedPNGPipeline {
 
 /// One step of the pipeline.
 private enum PipelineTask {
+  /// Make what the bands' late part and the top draw from.
+  case prepare
   /// Draw the top on its own canvas.
   case top
-  /// Draw band `index` of the map.
+  /// Draw the first part of band `index` of the map.
   case band(Int)
+  /// Draw the late part of band `index`.
+  case late(Int)
   /// Lay the top over band `index`.
   case lay(Int)
   /// Deflate piece `index` of the PNG.
@@ -123,6 +128,9 @@ private final class PipelineWork: @unchecked Sendable {
   /// Runs `task`; false when it could not be done (the board then stops what depends on it).
   func run(_ task: PipelineTask) -> Bool {
     switch task {
+    case .prepare:
+      map.prepare()
+      return true
     case .top:
       guard
         let layer = try? Canvas(
@@ -136,14 +144,11 @@ private final class PipelineWork: @unchecked Sendable {
       topCanvas = layer
       return true
     case .band(let index):
-      let band = bands[index]
-      let rows = band.rows
-      let scale = canvas.scale
-      let drawn = PixelRect(
-        x: 0, y: Double(rows.lowerBound) / scale, width: Double(canvas.pixelWidth) / scale,
-        height: Double(rows.count) / scale)
-      map.band(band, drawn)
-      cairo_surface_flush(band.surface)
+      map.band(bands[index], drawn(by: bands[index]))
+      return true
+    case .late(let index):
+      map.late(bands[index], drawn(by: bands[index]))
+      cairo_surface_flush(bands[index].surface)
       return true
     case .lay(let index):
       guard let topCanvas else { return false }
@@ -152,6 +157,14 @@ private final class PipelineWork: @unchecked Sendable {
       if cancellation?.isCancelled == true { return false }
       return (try? encoder.deflate(piece: index, of: pixels, stride: stride)) != nil
     }
+  }
+
+  /// The rectangle `band` draws, in points.
+  private func drawn(by band: Canvas) -> PixelRect {
+    let scale = canvas.scale
+    return PixelRect(
+      x: 0, y: Double(band.rows.lowerBound) / scale, width: Double(canvas.pixelWidth) / scale,
+      height: Double(band.rows.count) / scale)
   }
 
   /// Lays the top's rows of `band` over it; false when the band's pixels are not all opaque afterwards
@@ -174,10 +187,10 @@ private final class PipelineWork: @unchecked Sendable {
   }
 }
 
-/// Which steps may start, and the order they are handed out in: the top first (the longest step on one
-/// thread), then the bands top to bottom, then each band's laying as soon as it and the top are done, then
-/// each piece as soon as the bands under its rows are laid. Threads with nothing to start wait for a step
-/// to finish.
+/// Which steps may start, and the order they are handed out in: the preparing first, then the top (the
+/// longest step on one thread) once it is done, the bands' first parts top to bottom, each band's late
+/// part once the preparing is done, its laying once that and the top are done, then each piece as soon
+/// as the bands under its rows are laid. Threads with nothing to start wait for a step to finish.
 private final class PipelineBoard: @unchecked Sendable {
   /// How the pipeline ended.
   enum Outcome: Equatable {
@@ -191,10 +204,14 @@ private final class PipelineBoard: @unchecked Sendable {
 
   private let condition = NSCondition()
   private let pieceBands: [[Int]]
+  private var prepareStarted = false
+  private var prepared = false
   private var topStarted = false
   private var topDone = false
   private var bandsStarted = 0
   private var bandsDrawn: [Bool]
+  private var lateStarted: [Bool]
+  private var lateDrawn: [Bool]
   private var layStarted: [Bool]
   private var laid: [Bool]
   private var piecesStarted: [Bool]
@@ -205,10 +222,9 @@ private final class PipelineBoard: @unchecked Sendable {
   init(bands: [Range<Int>], pieces: [Range<Int>]) {
     pieceBands = pieces.map { piece in bands.indices.filter { bands[$0].overlaps(piece) } }
     bandsDrawn = Array(repeating: false, count: bands.count)
-    layStarted = bandsDrawn
-    laid = bandsDrawn
+    (lateStarted, lateDrawn, layStarted, laid) = (bandsDrawn, bandsDrawn, bandsDrawn, bandsDrawn)
     piecesStarted = Array(repeating: false, count: pieces.count)
-    unfinished = 1 + 2 * bands.count + pieces.count
+    unfinished = 2 + 3 * bands.count + pieces.count
   }
 
   /// How it ended (once every thread has).
@@ -223,7 +239,11 @@ private final class PipelineBoard: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while true {
-      if !topStarted {
+      if !prepareStarted {
+        prepareStarted = true
+        return .prepare
+      }
+      if prepared, !topStarted {
         topStarted = true
         return .top
       }
@@ -231,7 +251,11 @@ private final class PipelineBoard: @unchecked Sendable {
         bandsStarted += 1
         return .band(bandsStarted - 1)
       }
-      if topDone, let index = bandsDrawn.indices.first(where: { bandsDrawn[$0] && !layStarted[$0] }) {
+      if prepared, let index = bandsDrawn.indices.first(where: { bandsDrawn[$0] && !lateStarted[$0] }) {
+        lateStarted[index] = true
+        return .late(index)
+      }
+      if topDone, let index = lateDrawn.indices.first(where: { lateDrawn[$0] && !layStarted[$0] }) {
         layStarted[index] = true
         return .lay(index)
       }
@@ -255,6 +279,8 @@ private final class PipelineBoard: @unchecked Sendable {
     }
     unfinished -= 1
     switch task {
+    case .prepare:
+      prepared = true
     case .top:
       topDone = true
       if !succeeded {
@@ -263,6 +289,8 @@ private final class PipelineBoard: @unchecked Sendable {
       }
     case .band(let index):
       bandsDrawn[index] = true
+    case .late(let index):
+      lateDrawn[index] = true
     case .lay(let index):
       laid[index] = true
       if !succeeded, state == .encoded {

@@ -69,7 +69,7 @@ struct Basemap {
     }
     let dataArea = dataArea
     return BandedMapDrawing(
-      rows: map.rows, band: map.band,
+      rows: map.rows, band: map.band, prepare: map.prepare, late: map.late,
       top: { top in
         map.top(top)
         if let dataArea { Self.drawOutside(dataArea, on: top, camera: camera, style: style) }

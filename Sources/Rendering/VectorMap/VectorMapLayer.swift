@@ -178,21 +178,26 @@ final class VectorMapLayer {
   }
 
   /// The whole map as bands and a top, when it is an image and only label layers follow the first label
-  /// layer (else nil): every step in the bands, the labels' halos and street names as outlines read
-  /// beforehand (`PlacedLabelLayer.prepareForBands`); the point labels' letters (Pango, one thread) on
-  /// top.
+  /// layer (else nil): the fill and line layers in the bands, then the labels' halos and street names
+  /// from outlines `prepare` reads (`PlacedLabelLayer.prepareForBands`); the point labels' letters
+  /// (Pango, one thread) on top.
   func bandedDrawing(on canvas: Canvas, bands: [Range<Int>]? = nil) -> BandedMapDrawing? {
     let firstLabels = steps.firstIndex { $0.isLabels } ?? steps.count
     guard canvas.format == .png, steps[firstLabels...].allSatisfy(\.isLabels) else { return nil }
-    let outlines = labelLayers.map { $0.prepareForBands(on: canvas) }
-    let steps = steps[...]
+    let outlines = PreparedForBands<[[[PathElement]?]]>()
+    let (geometry, labels) = (steps[..<firstLabels], steps[firstLabels...])
     return BandedMapDrawing(
       rows: bands ?? BandedDrawing.bands(pixelHeight: canvas.pixelHeight),
       band: { band, bandView in
-        self.draw(steps, on: band, drawn: bandView, placeholdersDrawn: false, labelOutlines: outlines)
+        self.draw(geometry, on: band, drawn: bandView, placeholdersDrawn: false)
+      },
+      prepare: { outlines.value = self.labelLayers.map { $0.prepareForBands(on: canvas) } },
+      late: { band, bandView in
+        guard let made = outlines.value, !labels.isEmpty else { return }
+        self.draw(labels, on: band, drawn: bandView, placeholdersDrawn: true, labelOutlines: made)
       },
       top: { canvas in
-        for case .labels(let index) in steps { self.labelLayers[index].drawPointTexts(on: canvas) }
+        for case .labels(let index) in labels { self.labelLayers[index].drawPointTexts(on: canvas) }
       })
   }
 
