@@ -186,13 +186,15 @@ final class LineCoverageMask {
     // whole part of a row is a pixel or two: cheaper to measure than to find.
     let reach = half + 0.5
     let inside = half >= 1.5 ? half - 0.5 : -1
-    let capsule = Capsule(
-      a: PixelPoint(x: a.x, y: a.y - Double(top)), b: PixelPoint(x: b.x, y: b.y - Double(top)),
-      cuts: (cuts.0?.moved(up: Double(top)), cuts.1?.moved(up: Double(top))))
+    let (aY, bY) = (a.y - Double(top), b.y - Double(top))
     // Clamped as Doubles first: a far-off segment or an absurd width must not trap converting to Int.
-    let upper = min(capsule.a.y, capsule.b.y) - reach
-    let lower = max(capsule.a.y, capsule.b.y) + reach
+    let upper = min(aY, bY) - reach
+    let lower = max(aY, bY) + reach
+    // A band meets many segments of lines that cross into it: those that miss its rows cost no capsule.
     guard upper < Double(pixelHeight), lower >= 0 else { return }
+    let capsule = Capsule(
+      a: PixelPoint(x: a.x, y: aY), b: PixelPoint(x: b.x, y: bY),
+      cuts: (cuts.0?.moved(up: Double(top)), cuts.1?.moved(up: Double(top))))
     let firstRow = max(upper, 0).floorIndex
     let lastRow = min(lower, Double(pixelHeight - 1)).ceilIndex
     guard firstRow <= lastRow else { return }
