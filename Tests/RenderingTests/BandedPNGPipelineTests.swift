@@ -99,6 +99,26 @@ final class BandedPNGPipelineTests: XCTestCase {
     XCTAssertEqual(Array(image.rgba[boxCorner..<boxCorner + 4]), [0, 0, 0, 255])
   }
 
+  /// Paeth reads the row above each piece: a piece waits for the band that holds it, so the bytes are
+  /// those of the image encoded whole.
+  func testPaethPiecesGiveTheWholeEncodersBytes() throws {
+    let ground = Color(red: 0.95, green: 0.94, blue: 0.9)
+    let paeth = PNGCompression(level: 1, filter: .paeth)
+    var outputs: [[UInt8]] = []
+    for workers in [1, 2, 5] {
+      let canvas = try canvas()
+      let (map, top) = drawing(on: canvas, ground: ground)
+      outputs.append(
+        try XCTUnwrap(
+          try BandedPNGPipeline.render(on: canvas, map: map, top: top, compression: paeth, workers: workers)))
+      let pixels = try XCTUnwrap(cairo_image_surface_get_data(canvas.surface))
+      let whole = try PNGCodec.encodeARGB32(
+        UnsafeRawPointer(pixels), width: width, height: height, stride: canvas.stride, opaque: true,
+        compressionLevel: 1, filter: .paeth)
+      XCTAssertEqual(outputs.last, [UInt8](whole), "\(workers) threads")
+    }
+  }
+
   func testASeeThroughImageKeepsItsAlpha() throws {
     let png = try pipelined(ground: nil, workers: 2)
     // RGBA (colour type 6): the rows between the stripes are see-through.

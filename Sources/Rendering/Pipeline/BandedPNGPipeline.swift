@@ -2,6 +2,7 @@ import CCairo
 import Dispatch
 import Foundation
 import ImageCodecs
+import Locking
 import MapMath
 
 /// A PNG map drawn and encoded on every core at once, with no stage waiting for the one before it to end.
@@ -47,7 +48,8 @@ enum BandedPNGPipeline {
       return nil
     }
     cairo_surface_flush(canvas.surface)
-    let board = PipelineBoard(bands: map.rows, pieces: encoder.pieces)
+    let board = PipelineBoard(
+      bands: map.rows, pieces: encoder.pieces, readsRowAbove: compression.filter == .paeth)
     let work = PipelineWork(
       canvas: canvas, bands: bands, map: map, top: top, encoder: encoder,
       pixels: UnsafeRawPointer(pixels), stride: canvas.stride, cancellation: cancellation)
@@ -70,7 +72,9 @@ enum BandedPNGPipeline {
     map.release()
     try cancellation?.check()
     do {
-      if let failure = work.topFailure { throw CanvasError.drawingFailed(failure) }
+      if let failure = work.topFailure ?? work.layFailure.withLock({ $0 }) {
+        throw CanvasError.drawingFailed(failure)
+      }
       // A band that is not opaque (a see-through style) or a piece not deflated: the image is encoded
       // whole, its alpha kept where it is needed (`finish` also reports a failed drawing).
       guard outcome == .encoded else { return [UInt8](try canvas.finish(compression: compression)) }
@@ -116,6 +120,8 @@ private final class PipelineWork: @unchecked Sendable {
   private var topCanvas: Canvas?
   /// Why drawing the top failed, if it did.
   private(set) var topFailure: String?
+  /// Why laying the top over a band failed, if it did (any thread may set it).
+  let layFailure = Locked<String?>(nil)
 
   init(
     canvas: Canvas, bands: [Canvas], map: BandedMapDrawing, top: @escaping (Canvas) -> Void,
@@ -183,7 +189,12 @@ private final class PipelineWork: @unchecked Sendable {
     cairo_destroy(cr)
     cairo_surface_destroy(slice)
     cairo_surface_flush(band.surface)
-    return status == CAIRO_STATUS_SUCCESS && band.isOpaque
+    guard status == CAIRO_STATUS_SUCCESS else {
+      // The band lacks its top: the render fails rather than write the map without it.
+      layFailure.withLock { $0 = $0 ?? String(cString: cairo_status_to_string(status)) }
+      return false
+    }
+    return band.isOpaque
   }
 }
 
@@ -219,8 +230,12 @@ private final class PipelineBoard: @unchecked Sendable {
   private var unfinished: Int
   private var state = Outcome.encoded
 
-  init(bands: [Range<Int>], pieces: [Range<Int>]) {
-    pieceBands = pieces.map { piece in bands.indices.filter { bands[$0].overlaps(piece) } }
+  /// With `readsRowAbove` (the paeth filter) a piece also waits for the band of the row above it.
+  init(bands: [Range<Int>], pieces: [Range<Int>], readsRowAbove: Bool) {
+    pieceBands = pieces.map { piece in
+      let rows = (readsRowAbove ? max(piece.lowerBound - 1, 0) : piece.lowerBound)..<piece.upperBound
+      return bands.indices.filter { bands[$0].overlaps(rows) }
+    }
     bandsDrawn = Array(repeating: false, count: bands.count)
     (lateStarted, lateDrawn, layStarted, laid) = (bandsDrawn, bandsDrawn, bandsDrawn, bandsDrawn)
     piecesStarted = Array(repeating: false, count: pieces.count)
