@@ -54,9 +54,7 @@ enum BandedDrawing {
       cairo_surface_flush(work.bands[index].surface)
     }
     cairo_surface_mark_dirty(canvas.surface)
-    if let failed = bands.first(where: { !$0.isIntact }) {
-      canvas.failure = String(cString: cairo_status_to_string(cairo_status(failed.context)))
-    }
+    if let failure = bands.lazy.compactMap(\.drawingFailure).first { canvas.failure = failure }
   }
 }
 

@@ -141,6 +141,13 @@ final class Canvas {
   /// Why drawing failed where the context cannot tell (a band drawn by another context).
   var failure: String?
 
+  /// Why drawing on the canvas failed: `failure`, else its context's status; nil while all succeeded.
+  var drawingFailure: String? {
+    if let failure { return failure }
+    let status = cairo_status(context)
+    return status == CAIRO_STATUS_SUCCESS ? nil : String(cString: cairo_status_to_string(status))
+  }
+
   deinit {
     cairo_destroy(context)
     cairo_surface_destroy(surface)
@@ -148,11 +155,7 @@ final class Canvas {
 
   /// Ends drawing and returns the file's bytes; a PNG's pixels filtered and deflated as `compression` says.
   func finish(compression: PNGCompression = .standard) throws -> Data {
-    if let failure { throw CanvasError.drawingFailed(failure) }
-    let status = cairo_status(context)
-    guard status == CAIRO_STATUS_SUCCESS else {
-      throw CanvasError.drawingFailed(String(cString: cairo_status_to_string(status)))
-    }
+    if let drawingFailure { throw CanvasError.drawingFailed(drawingFailure) }
     switch format {
     case .png:
       cairo_surface_flush(surface)

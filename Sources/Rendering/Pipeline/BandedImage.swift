@@ -107,9 +107,8 @@ struct BandedImage {
       draw(canvas)
       times.lap("draw overlays")
       cairo_surface_flush(canvas.surface)
-      guard canvas.isIntact else {
-        let status = String(cString: cairo_status_to_string(cairo_status(canvas.context)))
-        throw RenderError.drawing("\(CanvasError.drawingFailed(status))")
+      if let failure = canvas.drawingFailure {
+        throw RenderError.drawing("\(CanvasError.drawingFailed(failure))")
       }
       guard canvas.isOpaque, let pixels = cairo_image_surface_get_data(canvas.surface) else { return nil }
       do {

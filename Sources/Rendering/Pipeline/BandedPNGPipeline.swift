@@ -60,9 +60,7 @@ enum BandedPNGPipeline {
       }
     }
     cairo_surface_mark_dirty(canvas.surface)
-    if let failed = bands.first(where: { !$0.isIntact }) {
-      canvas.failure = String(cString: cairo_status_to_string(cairo_status(failed.context)))
-    }
+    if let failure = bands.lazy.compactMap(\.drawingFailure).first { canvas.failure = failure }
     let outcome = board.outcome
     if outcome == .topNotDrawn {
       // No top canvas could be made: the top goes straight onto the map, as when drawn whole.
@@ -78,10 +76,7 @@ enum BandedPNGPipeline {
       // A band that is not opaque (a see-through style) or a piece not deflated: the image is encoded
       // whole, its alpha kept where it is needed (`finish` also reports a failed drawing).
       guard outcome == .encoded else { return [UInt8](try canvas.finish(compression: compression)) }
-      if let failure = canvas.failure { throw CanvasError.drawingFailed(failure) }
-      guard canvas.isIntact else {
-        throw CanvasError.drawingFailed(String(cString: cairo_status_to_string(cairo_status(canvas.context))))
-      }
+      if let failure = canvas.drawingFailure { throw CanvasError.drawingFailed(failure) }
       return [UInt8](try encoder.finish())
     } catch {
       throw RenderError.drawing("\(error)")
@@ -146,7 +141,7 @@ private final class PipelineWork: @unchecked Sendable {
       map.top(layer)
       top(layer)
       cairo_surface_flush(layer.surface)
-      if !layer.isIntact { topFailure = String(cString: cairo_status_to_string(cairo_status(layer.context))) }
+      topFailure = layer.drawingFailure
       topCanvas = layer
       return true
     case .band(let index):
