@@ -25,6 +25,8 @@ let package = Package(
       name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // libdeflate's one-call inflate: a vector tile's gzip in about a third of zlib's time.
+    .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     // libpng reports errors with setjmp/longjmp, which Swift cannot catch: a small C target turns them into codes.
     // It calls zlib too, to stop a tile whose image data inflates without end before libpng reads it, and
     // libdeflate (Debian's libdeflate-dev), which deflates a map's image in a third of zlib's time.
@@ -50,7 +52,7 @@ let package = Package(
     .target(name: "XML"),
     // The one wrapper of sqlite3: connections, statements, typed errors, step budgets, thread rules.
     .target(name: "SQLite", dependencies: ["Locking", "CSQLite", "FileSystem"]),
-    .target(name: "Gzip", dependencies: ["CZlib"]),
+    .target(name: "Gzip", dependencies: ["CZlib", "CDeflate"]),
     // Decoded pixels and the PNG, JPEG and WebP codecs (their C libraries' Swift faces).
     .target(name: "ImageCodecs", dependencies: ["CPNG", "CJPEG", "CWebP"]),
     // Pure Swift: the Mapbox Vector Tile protobuf, decoded with bounds on everything a tile claims.

@@ -14,6 +14,7 @@ enum StreamInflater {
     guard let base = input.baseAddress, Gzip.wrapper(of: input) != nil else {
       return .failure(.notCompressed)
     }
+    if let whole = WholeGzipInflater.inflate(input, limit: limit) { return .success(whole) }
     var stream = z_stream()
     // 15 + 32: a 32 KB window, and zlib detects the gzip or zlib wrapper by itself.
     guard inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {

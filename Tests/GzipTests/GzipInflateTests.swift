@@ -70,6 +70,30 @@ final class GzipInflateTests: XCTestCase {
     }
   }
 
+  /// A one-member gzip is inflated in one call into the size its trailer states (`WholeGzipInflater`);
+  /// a trailer that lies about the size must still be caught, whichever way it lies.
+  func testATrailerThatMisstatesTheSizeIsRefused() throws {
+    let original = Array(String(repeating: "Pohjoisesplanadi 33, ", count: 200).utf8)
+    let packed = try Gzip.deflate(original)
+    XCTAssertEqual(try Gzip.inflate(packed, limit: original.count), original)
+    for stated in [0, 1, original.count - 1, original.count + 1, 1 << 20] {
+      var lying = packed
+      for byte in 0..<4 { lying[lying.count - 4 + byte] = UInt8(truncatingIfNeeded: stated >> (8 * byte)) }
+      XCTAssertThrowsError(try Gzip.inflate(lying, limit: 2 << 20), "a trailer stating \(stated) bytes") {
+        XCTAssertEqual($0 as? GzipError, .corrupt(offset: packed.count, reason: "incorrect length check"))
+      }
+    }
+  }
+
+  func testAGzipWithANameAndAnExtraFieldInflates() throws {
+    // FEXTRA and FNAME set: the header grows by the extra field and the name before the deflate data.
+    let plain = try Gzip.deflate(Self.pythonText)
+    let header: [UInt8] =
+      [31, 139, 8, 0x04 | 0x08, 0, 0, 0, 0, 0, 3, 4, 0, 1, 2, 3, 4] + Array("tile.pbf".utf8) + [0]
+    let named = header + plain[10...]
+    XCTAssertEqual(try Gzip.inflate(named, limit: 100), Self.pythonText)
+  }
+
   func testConcatenatedMembersInflateToTheirConcatenation() throws {
     let joined = try Gzip.deflate(Array("Kauppatori ".utf8)) + Gzip.deflate(Array("Esplanadi".utf8))
     XCTAssertEqual(try Gzip.inflate(joined, limit: 100), Array("Kauppatori Esplanadi".utf8))

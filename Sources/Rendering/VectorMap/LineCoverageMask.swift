@@ -40,11 +40,15 @@ final class LineCoverageMask {
   let top: Int
   private let stride: Int
   private let coverage: UnsafeMutablePointer<UInt8>
-  /// The rows and columns drawn since the last clear (empty when minY > maxY).
-  private var minX = Int.max
-  private var maxX = Int.min
+  /// The rows drawn since the last clear (empty when minY > maxY).
   private var minY = Int.max
   private var maxY = Int.min
+  /// The columns drawn since the last clear in each strip of `stripRows` rows (empty when its first is
+  /// above its last): a layer's lines leave most of a band untouched, and only their strips' boxes are
+  /// laid on the canvas and cleared.
+  private let stripFirst: UnsafeMutablePointer<Int>
+  private let stripLast: UnsafeMutablePointer<Int>
+  private static let stripRows = 8
 
   /// A clear mask over `canvas`'s pixel rows.
   init(over canvas: Canvas) {
@@ -54,10 +58,17 @@ final class LineCoverageMask {
     stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(canvas.pixelWidth)))
     coverage = .allocate(capacity: max(stride * pixelHeight, 1))
     coverage.initialize(repeating: 0, count: max(stride * pixelHeight, 1))
+    let strips = (pixelHeight + Self.stripRows - 1) / Self.stripRows
+    stripFirst = .allocate(capacity: max(strips, 1))
+    stripFirst.initialize(repeating: .max, count: max(strips, 1))
+    stripLast = .allocate(capacity: max(strips, 1))
+    stripLast.initialize(repeating: .min, count: max(strips, 1))
   }
 
   deinit {
     coverage.deallocate()
+    stripFirst.deallocate()
+    stripLast.deallocate()
   }
 
   /// The coverage of pixel (`x`, `y`) of the mask, 0…255 (tests).
@@ -229,8 +240,9 @@ final class LineCoverageMask {
         Self.coverFringe(
           core.upperBound..<(span.upperBound + 1), of: line, y: centerY, capsule: capsule, half: half)
       }
-      minX = min(minX, span.lowerBound)
-      maxX = max(maxX, span.upperBound)
+      let strip = row / Self.stripRows
+      stripFirst[strip] = min(stripFirst[strip], span.lowerBound)
+      stripLast[strip] = max(stripLast[strip], span.upperBound)
       minY = min(minY, row)
       maxY = max(maxY, row)
     }
@@ -246,6 +258,8 @@ final class LineCoverageMask {
   ) {
     let py = y - capsule.a.y
     let (pyUY, pyUX) = (py * capsule.uy, py * capsule.ux)
+    let far = half + 0.5 - 1.0 / 64
+    let farSquared = far * far
     for column in columns where line[column] != 255 {
       let x = Double(column) + 0.5
       let px = x - capsule.a.x
@@ -255,7 +269,10 @@ final class LineCoverageMask {
         distance = abs(px * capsule.uy - pyUX)
       } else {
         let (ex, ey) = along <= 0 ? (px, py) : (x - capsule.b.x, y - capsule.b.y)
-        distance = (ex * ex + ey * ey).squareRoot()
+        let squared = ex * ex + ey * ey
+        // Past the end's disc, less than a 64th of the pixel would be covered: nothing, without a root.
+        guard squared < farSquared else { continue }
+        distance = squared.squareRoot()
       }
       // The part of the pixel's width across the line that the line covers, in sixteenths.
       let covered = min(half - distance, 0.5) - max(-half - distance, -0.5)
@@ -268,7 +285,8 @@ final class LineCoverageMask {
 
   /// Paints `color` through the mask onto `canvas` (the canvas the mask was made over) and clears it.
   func paint(_ color: Color, on canvas: Canvas) {
-    guard minY <= maxY, minX <= maxX else { return }
+    guard minY <= maxY else { return }
+    let strips = (minY / Self.stripRows)...(maxY / Self.stripRows)
     let cr = canvas.context
     if let surface = cairo_image_surface_create_for_data(
       coverage, CAIRO_FORMAT_A8, Int32(pixelWidth), Int32(pixelHeight), Int32(stride))
@@ -276,8 +294,13 @@ final class LineCoverageMask {
       cairo_save(cr)
       // Device pixels: the band's offset puts the mask's rows on the band's.
       cairo_identity_matrix(cr)
-      cairo_rectangle(
-        cr, Double(minX), Double(top + minY), Double(maxX - minX + 1), Double(maxY - minY + 1))
+      cairo_new_path(cr)
+      for strip in strips where stripFirst[strip] <= stripLast[strip] {
+        let rows = stripRowRange(strip)
+        cairo_rectangle(
+          cr, Double(stripFirst[strip]), Double(top + rows.lowerBound),
+          Double(stripLast[strip] - stripFirst[strip] + 1), Double(rows.count))
+      }
       cairo_clip(cr)
       canvas.drawing.setColor(color)
       cairo_mask_surface(cr, surface, 0, Double(top))
@@ -285,10 +308,19 @@ final class LineCoverageMask {
       cairo_surface_finish(surface)
       cairo_surface_destroy(surface)
     }
-    for row in minY...maxY {
-      (coverage + row * stride + minX).update(repeating: 0, count: maxX - minX + 1)
+    for strip in strips where stripFirst[strip] <= stripLast[strip] {
+      for row in stripRowRange(strip) {
+        (coverage + row * stride + stripFirst[strip]).update(
+          repeating: 0, count: stripLast[strip] - stripFirst[strip] + 1)
+      }
+      (stripFirst[strip], stripLast[strip]) = (.max, .min)
     }
-    (minX, maxX, minY, maxY) = (Int.max, Int.min, Int.max, Int.min)
+    (minY, maxY) = (Int.max, Int.min)
+  }
+
+  /// The mask's rows in strip `strip`.
+  private func stripRowRange(_ strip: Int) -> Range<Int> {
+    (strip * Self.stripRows)..<min((strip + 1) * Self.stripRows, pixelHeight)
   }
 }
 

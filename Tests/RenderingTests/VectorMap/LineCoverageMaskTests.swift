@@ -345,6 +345,30 @@ final class LineCoverageMaskTests: XCTestCase {
   }
 }
 
+extension LineCoverageMaskTests {
+  /// Only the strips of rows a layer's lines touched are laid and cleared: every pixel drawn must still
+  /// land on the canvas, nothing else, and the mask must be clear for the next layer.
+  func testWhatIsPaintedIsWhatTheMaskHeldAndTheMaskIsClearAfter() throws {
+    let (width, height) = (64, 70)
+    let image = try canvas(width: width, height: height)
+    let mask = image.lineCoverageMask
+    // A zigzag across strips, a short stroke far to one side, and a dot of a line on a strip's edge.
+    mask.addLine(
+      [PixelPoint(x: 3, y: 2), PixelPoint(x: 20, y: 30), PixelPoint(x: 6, y: 55), PixelPoint(x: 30, y: 68)],
+      width: 1.3)
+    mask.addLine([PixelPoint(x: 58, y: 12.5), PixelPoint(x: 61, y: 13)], width: 0.8)
+    mask.addLine([PixelPoint(x: 40, y: 39.5), PixelPoint(x: 41, y: 40.5)], width: 2.5)
+    let held = (0..<height).flatMap { y in (0..<width).map { x in mask.value(x: x, y: y) } }
+    XCTAssertGreaterThan(held.filter { $0 > 0 }.count, 100)
+    mask.paint(Color(red: 0, green: 0, blue: 0), on: image)
+    let left = (0..<height).flatMap { y in (0..<width).map { x in mask.value(x: x, y: y) } }
+    XCTAssertEqual(left.filter { $0 != 0 }.count, 0, "pixels left in the mask")
+    let png = try PNGCodec.decode(try image.finish())
+    let painted = (0..<(width * height)).map { png.rgba[$0 * 4 + 3] }
+    XCTAssertEqual(zip(painted, held).filter { $0 != $1 }.count, 0, "pixels painted otherwise than held")
+  }
+}
+
 private enum LineMaskFixture {
   /// A mask with a shallow diagonal line across it.
   static func diagonal(width: Double) throws -> LineCoverageMask {
