@@ -38,7 +38,7 @@ public struct VectorTile: Sendable {
     }.get()
   }
 
-  private init(layers: [VectorTileLayer], skippedLayerNames: [String]) {
+  init(layers: [VectorTileLayer], skippedLayerNames: [String]) {
     self.layers = layers
     self.skippedLayerNames = skippedLayerNames
   }
@@ -47,25 +47,15 @@ public struct VectorTile: Sendable {
     VectorTile, VectorTileError
   > {
     Result { () throws(VectorTileError) in
-      var layers: [VectorTileLayer] = []
-      var skipped: [String] = []
-      var points = 0
-      try forEachLayer(in: bytes) { range, summary, name throws(VectorTileError) in
-        guard wanted?.contains(name) ?? true else { return }
-        guard summary.version == 1 || summary.version == 2 else { return skipped.append(name) }
-        let layer = try VectorTileLayer(
-          bytes, range: range, name: name, summary: summary,
-          pointBudget: VectorTileLimits.maximumPointCount - points)
-        points += layer.pointCount
-        layers.append(layer)
-      }
-      return VectorTile(layers: layers, skippedLayerNames: skipped)
+      let (entries, skipped) = try VectorTileLayerIndex.entries(in: bytes, wanted: wanted)
+      return VectorTile(
+        layers: try VectorTileLayerIndex.decodeInOrder(bytes, entries), skippedLayerNames: skipped)
     }
   }
 
   /// Walks the tile's layer fields, summarising each (name, version, extent, counts) before `body`
   /// decides whether to decode it. Unknown top-level fields are skipped.
-  private static func forEachLayer(
+  static func forEachLayer(
     in bytes: UnsafeRawBufferPointer,
     _ body: (Range<Int>, LayerSummary, String) throws(VectorTileError) -> Void
   ) throws(VectorTileError) {

@@ -97,38 +97,112 @@ final class MapTile: Sendable {
   /// Inflated tiles larger than this are refused (a gzip bomb must not take the memory).
   static let maximumInflatedBytes = 32 << 20
 
-  /// Reads and decodes each distinct tile once, in parallel, keeping only the layers the style draws.
+  /// Reads and decodes each distinct tile once, in parallel, keeping only the layers the style draws:
+  /// first every tile is read, inflated and its layers found, then every layer of every tile is decoded
+  /// on any core, the largest first, so that one dense tile's buildings and roads need not wait for each
+  /// other (`VectorTileLayerIndex`).
   static func load(
     _ placements: [VectorMapTiling.Placement], from supply: any VectorTileSupply, layers: Set<String>
   ) -> [MapTile] {
     var seen: Set<TileID> = []
     let distinct = placements.map(\.tile).filter { seen.insert($0).inserted }
-    let results = Locked([TileID: Content]())
+    let read = Locked([Int: Reading]())
     DispatchQueue.concurrentPerform(iterations: distinct.count) { index in
-      let content = decode(distinct[index], from: supply, layers: layers)
-      results.withLock { $0[distinct[index]] = content }
+      let reading = Self.read(distinct[index], from: supply, layers: layers)
+      read.withLock { $0[index] = reading }
     }
-    let contents = results.withLock { $0 }
+    let readings = read.withLock { $0 }
+    var sized: [(job: DecodeJob, bytes: Int)] = []
+    for tile in distinct.indices {
+      guard case .found(let index) = readings[tile] else { continue }
+      if index.layersAreIndependent {
+        sized += (0..<index.layerCount).map {
+          (DecodeJob(tile: tile, layer: $0), index.byteCount(ofLayer: $0))
+        }
+      } else {
+        sized.append((DecodeJob(tile: tile, layer: nil), .max))
+      }
+    }
+    // Largest first, so that the last job to finish is a small one.
+    let jobs = sized.sorted { $0.bytes > $1.bytes }.map(\.job)
+    let decoded = Locked([DecodeJob: Decoded]())
+    DispatchQueue.concurrentPerform(iterations: jobs.count) { number in
+      let job = jobs[number]
+      guard case .found(let index) = readings[job.tile] else { return }
+      let result: Decoded
+      if let layer = job.layer {
+        result = .layer(Result { () throws(VectorTileError) in try index.layer(layer) })
+      } else {
+        result = .tile(Result { () throws(VectorTileError) in try index.decodeAll() })
+      }
+      decoded.withLock { $0[job] = result }
+    }
+    let results = decoded.withLock { $0 }
+    var contents: [TileID: Content] = [:]
+    for (number, tile) in distinct.enumerated() {
+      contents[tile] = Self.content(of: readings[number], tile: number, decoded: results)
+    }
     return placements.map { placement in
       MapTile(tile: placement.tile, rect: placement.rect, content: contents[placement.tile] ?? .missing)
     }
   }
 
-  private static func decode(_ tile: TileID, from supply: any VectorTileSupply, layers: Set<String>)
-    -> Content
+  /// A tile read and its layers found, or why not.
+  private enum Reading {
+    case found(VectorTileLayerIndex)
+    case missing
+    case failed(String)
+  }
+
+  /// One layer of a tile to decode, or (`layer` nil) a whole tile whose layers decode in order.
+  private struct DecodeJob: Hashable {
+    let tile: Int
+    let layer: Int?
+  }
+
+  private enum Decoded {
+    case layer(Result<VectorTileLayer, VectorTileError>)
+    case tile(Result<VectorTile, VectorTileError>)
+  }
+
+  private static func read(_ tile: TileID, from supply: any VectorTileSupply, layers: Set<String>) -> Reading
   {
-    let bytes: [UInt8]
     do {
       guard let found = try supply.vectorTileBytes(tile) else { return .missing }
-      bytes = try Gzip.inflateIfCompressed(found, limit: maximumInflatedBytes)
+      let bytes = try Gzip.inflateIfCompressed(found, limit: maximumInflatedBytes)
+      return .found(try VectorTileLayerIndex(bytes, layers: layers))
     } catch {
       return .failed("\(error)")
     }
+  }
+
+  /// Tile number `tile`'s content from its reading and the decoded jobs.
+  private static func content(of reading: Reading?, tile: Int, decoded: [DecodeJob: Decoded]) -> Content {
+    let index: VectorTileLayerIndex
+    switch reading {
+    case .found(let found): index = found
+    case .missing, nil: return .missing
+    case .failed(let reason): return .failed(reason)
+    }
     do {
-      let decoded = try VectorTile(decoding: bytes, layers: layers)
+      let whole: VectorTile
+      if index.layersAreIndependent {
+        let layers = (0..<index.layerCount).map { layer in
+          guard case .layer(let result) = decoded[DecodeJob(tile: tile, layer: layer)] else {
+            preconditionFailure("every layer was decoded")
+          }
+          return result
+        }
+        whole = try index.tile(from: layers)
+      } else {
+        guard case .tile(let result) = decoded[DecodeJob(tile: tile, layer: nil)] else {
+          preconditionFailure("every tile was decoded")
+        }
+        whole = try result.get()
+      }
       var byName: [String: VectorTileLayer] = [:]
       // A (broken) tile may repeat a layer name; the first one counts, as `VectorTile[layer:]` has it.
-      for layer in decoded.layers where byName[layer.name] == nil { byName[layer.name] = layer }
+      for layer in whole.layers where byName[layer.name] == nil { byName[layer.name] = layer }
       return .layers(byName)
     } catch {
       return .failed("\(error)")

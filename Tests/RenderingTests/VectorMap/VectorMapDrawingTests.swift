@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import MapMath
 import MapStyle
 import Tiles
@@ -74,12 +75,7 @@ final class VectorMapDrawingTests: XCTestCase {
     supply.failing = [east]
     let south = TileID(z: tile.z, x: tile.x, y: tile.y + 1)!
     supply.tiles[south] = [0x1A, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]  // a layer claiming 4 GB
-    let style = try SyntheticMaps.style(
-      """
-      {"id": "parks", "type": "fill", "source": "s", "source-layer": "parks", "paint": {"fill-color": "#0000ff"}}
-      """)
-    let (png, layer) = try SyntheticMaps.render(style, supply, camera: SyntheticMaps.camera(across: (1, 1)))
-    let image = try SyntheticMaps.pixels(png)
+    let (image, layer) = try renderParks(supply)
     XCTAssertEqual(image.pixel(100, 100), [0, 0, 255, 255], "the good tile draws")
     XCTAssertEqual(image.pixel(400, 100), [220, 220, 217, 255], "the unreadable tile is a grey square")
     XCTAssertEqual(image.pixel(100, 400), [220, 220, 217, 255], "the undecodable tile too")
@@ -90,6 +86,37 @@ final class VectorMapDrawingTests: XCTestCase {
         $0.description.hasPrefix("vector tile 14/9327/4742: the test source cannot read")
       })
     XCTAssertTrue(layer.warnings.allSatisfy { $0.description.hasSuffix("drawn as a placeholder") })
+  }
+
+  /// The parks of `supply` in blue over four tiles, and the vector layer that drew them.
+  private func renderParks(_ supply: MemoryTileSupply) throws -> (RasterImage, VectorMapLayer) {
+    let style = try SyntheticMaps.style(
+      """
+      {"id": "parks", "type": "fill", "source": "s", "source-layer": "parks", "paint": {"fill-color": "#0000ff"}}
+      """)
+    let (png, layer) = try SyntheticMaps.render(style, supply, camera: SyntheticMaps.camera(across: (1, 1)))
+    return (try SyntheticMaps.pixels(png), layer)
+  }
+
+  /// A layer whose features break only where they are decoded (a tag naming a key the layer lacks),
+  /// after the tile's layers were found: each layer is decoded on its own (`VectorTileLayerIndex`),
+  /// and the tile must still become a placeholder naming the error.
+  func testATileWhoseLayerBreaksWhileDecodingIsAPlaceholderAndAWarning() throws {
+    var supply = supply([tile: [("parks", [square(-64, -64, 4160, 4160)])]])
+    let geometry: [UInt8] = [9, 0, 0, 26, 0x80, 0x40, 0, 0, 0x80, 0x40, 0xFF, 0x3F, 0, 15]
+    let feature: [UInt8] = [0x12, 2, 5, 0, 0x18, 3, 0x22, UInt8(geometry.count)] + geometry
+    let layer: [UInt8] =
+      [0x78, 2, 0x0A, 5] + Array("parks".utf8) + [0x12, UInt8(feature.count)] + feature + [0x28, 0x80, 0x20]
+    supply.tiles[east] = [0x1A, UInt8(layer.count)] + layer
+    let (image, drawn) = try renderParks(supply)
+    XCTAssertEqual(image.pixel(100, 100), [0, 0, 255, 255], "the good tile draws")
+    XCTAssertEqual(image.pixel(400, 100), [220, 220, 217, 255], "the broken layer's tile is a grey square")
+    XCTAssertEqual(
+      drawn.warnings.map(\.description).filter {
+        $0.hasPrefix(
+          "vector tile 14/9327/4742: vector tile damaged at byte 15: tag index 5 but the layer has 0")
+      }.count, 1)
+    XCTAssertTrue(drawn.warnings.allSatisfy { $0.description.hasSuffix("drawn as a placeholder") })
   }
 
   func testTranslucentFillsAndLinesShowNoSeamAtTileEdges() throws {
