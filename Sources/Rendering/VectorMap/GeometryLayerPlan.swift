@@ -165,11 +165,10 @@ struct GeometryLayerPlan {
   ) {
     let mask = canvas.lineCoverageMask
     let scale = canvas.scale
+    var buffer: [PixelPoint] = []
     forEachPath(members, tiles, view, drawn, margin, step) { path, geometry in
-      path.forEachLine(geometry) { points in
-        mask.addLine(
-          points.map { PixelPoint(x: $0.x * scale, y: $0.y * scale) }, width: width * scale,
-          buttEnds: buttEnds)
+      path.forEachLine(geometry, scale: scale, buffer: &buffer) { points in
+        mask.addLine(points, width: width * scale, buttEnds: buttEnds)
       }
     }
     mask.paint(color, on: canvas)

@@ -99,23 +99,30 @@ struct TilePath {
   }
 
   /// Calls `body` with every line of a line feature (or ring of a polygon, closed) as `addLines` would
-  /// add it: in points, thinned, cut at the clip rectangle.
-  func forEachLine(_ geometry: VectorTileGeometry, _ body: ([PixelPoint]) -> Void) {
+  /// add it (thinned, cut at the clip rectangle), in image pixels (points times `scale`), gathered in
+  /// `buffer`: one array reused for every line of a layer, where a city's buildings were thousands of
+  /// allocations a band.
+  func forEachLine(
+    _ geometry: VectorTileGeometry, scale: Double, buffer: inout [PixelPoint], _ body: ([PixelPoint]) -> Void
+  ) {
     let closeRings = geometry.type == .polygon
     for part in geometry.parts where part.count >= 2 {
       let box = bounds(part)
       guard Self.overlaps(box, visible) else { continue }
+      buffer.removeAll(keepingCapacity: true)
       if clip.contains(box) {
-        var points: [PixelPoint] = []
-        points.reserveCapacity(part.count + 1)
-        forEachThinned(part) { points.append($0) }
-        if closeRings { points.append(points[0]) }
-        body(points)
+        forEachThinned(part) { buffer.append(PixelPoint(x: $0.x * scale, y: $0.y * scale)) }
+        if closeRings { buffer.append(buffer[0]) }
+        body(buffer)
         continue
       }
       var points = part.map(point)
       if closeRings, let first = points.first { points.append(first) }
-      for piece in Clipping.polyline(points, to: ClipWindow(clip)) { body(piece) }
+      for piece in Clipping.polyline(points, to: ClipWindow(clip)) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: piece.lazy.map { PixelPoint(x: $0.x * scale, y: $0.y * scale) })
+        body(buffer)
+      }
     }
   }
 
