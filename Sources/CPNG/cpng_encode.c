@@ -199,11 +199,32 @@ void filter_rows(const unsigned char *pixels, uint32_t width, uint32_t stride, i
 /* IDAT chunks carry at most this much of the zlib stream each. */
 #define IDAT_CHUNK_BYTES ((size_t)1 << 20)
 
-int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *stream, size_t stream_size,
-              unsigned char **png_out, size_t *png_size) {
+size_t png_size_for_stream(size_t stream_size) {
   const size_t chunks = stream_size / IDAT_CHUNK_BYTES + 1;
-  unsigned char *png = malloc(8 + 25 + stream_size + 12 * chunks + 12);
-  if (!png) return -1;
+  return 8 + 25 + stream_size + 12 * chunks + 12;
+}
+
+/* Copies `length` bytes from `offset` on of the stream the segments make laid end to end. */
+static void copy_from_segments(const stream_segments *segments, size_t offset, size_t length,
+                               unsigned char *target) {
+  for (uint32_t index = 0; index < segments->count && length > 0; index++) {
+    const size_t size = segments->sizes[index];
+    if (offset >= size) {
+      offset -= size;
+      continue;
+    }
+    const size_t taken = size - offset < length ? size - offset : length;
+    memcpy(target, segments->data[index] + offset, taken);
+    target += taken;
+    length -= taken;
+    offset = 0;
+  }
+}
+
+size_t write_png_into(uint32_t width, uint32_t height, int opaque, const stream_segments *segments,
+                      unsigned char *png) {
+  size_t stream_size = 0;
+  for (uint32_t index = 0; index < segments->count; index++) stream_size += segments->sizes[index];
   static const unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
   memcpy(png, signature, 8);
   size_t size = 8;
@@ -217,11 +238,24 @@ int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *
   size += put_chunk(png + size, "IHDR", header, 13);
   for (size_t offset = 0; offset < stream_size; offset += IDAT_CHUNK_BYTES) {
     const size_t length = stream_size - offset < IDAT_CHUNK_BYTES ? stream_size - offset : IDAT_CHUNK_BYTES;
-    size += put_chunk(png + size, "IDAT", stream + offset, (uint32_t)length);
+    /* The chunk's data gathered straight from the segments, then its CRC over what was written. */
+    put_be32(png + size, (uint32_t)length);
+    memcpy(png + size + 4, "IDAT", 4);
+    copy_from_segments(segments, offset, length, png + size + 8);
+    put_be32(png + size + 8 + length, libdeflate_crc32(0, png + size + 4, length + 4));
+    size += length + 12;
   }
   size += put_chunk(png + size, "IEND", NULL, 0);
+  return size;
+}
+
+int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *stream, size_t stream_size,
+              unsigned char **png_out, size_t *png_size) {
+  unsigned char *png = malloc(png_size_for_stream(stream_size));
+  if (!png) return -1;
+  const stream_segments segments = {&stream, &stream_size, 1};
   *png_out = png;
-  *png_size = size;
+  *png_size = write_png_into(width, height, opaque, &segments, png);
   return 0;
 }
 

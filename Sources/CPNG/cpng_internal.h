@@ -54,6 +54,21 @@ size_t put_chunk(unsigned char *target, const char type[4], const unsigned char 
 int write_png(uint32_t width, uint32_t height, int opaque, const unsigned char *stream, size_t stream_size,
               unsigned char **png_out, size_t *png_size);
 
+/* A zlib stream held in parts (a header, deflated pieces, a sum), laid end to end. */
+typedef struct {
+  const unsigned char *const *data;
+  const size_t *sizes;
+  uint32_t count;
+} stream_segments;
+
+/* The size of the PNG file around a zlib stream of `stream_size` bytes. */
+size_t png_size_for_stream(size_t stream_size);
+
+/* Writes the PNG file around the stream the segments make into `png` (png_size_for_stream bytes), its
+   IDAT chunks gathered straight from them; returns the bytes written. */
+size_t write_png_into(uint32_t width, uint32_t height, int opaque, const stream_segments *segments,
+                      unsigned char *png);
+
 /* The least level the row-by-row writer is used at for a large image. */
 enum { ROW_WRITER_LEVEL = 7 };
 
@@ -99,11 +114,9 @@ void fail_tasks(task_queue *queue);
    included, and returns when all have. */
 void run_on_cores(void *(*worker)(void *), void *job, uint32_t tasks);
 
-/* One zlib stream of `count` raw deflate pieces laid end to end (each but the last ended on a byte, not
-   final), behind a header for `level`, with the Adler-32 `sums` of the pieces' `lengths` of data combined
-   (cpng_zlib_join.c). Returns the stream (release with free) and its size, or NULL when out of memory. */
-unsigned char *join_zlib_pieces(unsigned char *const *pieces, const size_t *sizes, const uint32_t *sums,
-                                const size_t *lengths, uint32_t count, int level, size_t *stream_size);
+/* The Adler-32 sum of data made of `count` parts with the sums `sums` and the lengths `lengths`
+   (cpng_zlib_join.c). */
+uint32_t combined_adler32(const uint32_t *sums, const size_t *lengths, uint32_t count);
 
 /* `length` bytes at `input` deflated by `compressor` as one piece of a longer stream: unless `is_last`,
    continued past its final block (deflate_continue_after, with `walk_room`), so that another piece can

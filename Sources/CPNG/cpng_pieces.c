@@ -94,28 +94,79 @@ int cpng_pieces_deflate(cpng_pieces *pieces, uint32_t piece, const unsigned char
   return status;
 }
 
+/* The zlib stream the pieces make, as segments: a lone piece is a whole stream; more are laid behind a
+   zlib header, with their sums combined into the trailer. -1 while a piece is missing. */
+typedef struct {
+  const unsigned char *data[MAXIMUM_PIECES + 2];
+  size_t sizes[MAXIMUM_PIECES + 2];
+  unsigned char header[2], trailer[4];
+  stream_segments segments;
+} piece_stream;
+
+static int gather_stream(const cpng_pieces *pieces, piece_stream *stream) {
+  for (uint32_t piece = 0; piece < pieces->count; piece++) {
+    if (!pieces->outputs[piece]) return -1;
+  }
+  uint32_t count = 0;
+  if (pieces->count > 1) {
+    zlib_header_bytes(pieces->level, stream->header);
+    stream->data[count] = stream->header;
+    stream->sizes[count++] = 2;
+  }
+  for (uint32_t piece = 0; piece < pieces->count; piece++) {
+    stream->data[count] = pieces->outputs[piece];
+    stream->sizes[count++] = pieces->output_sizes[piece];
+  }
+  if (pieces->count > 1) {
+    put_be32(stream->trailer, combined_adler32(pieces->sums, pieces->lengths, pieces->count));
+    stream->data[count] = stream->trailer;
+    stream->sizes[count++] = 4;
+  }
+  stream->segments = (stream_segments){stream->data, stream->sizes, count};
+  return 0;
+}
+
+size_t cpng_pieces_size(const cpng_pieces *pieces) {
+  piece_stream stream;
+  if (gather_stream(pieces, &stream) != 0) return 0;
+  size_t stream_size = 0;
+  for (uint32_t index = 0; index < stream.segments.count; index++) stream_size += stream.sizes[index];
+  return png_size_for_stream(stream_size);
+}
+
+int cpng_pieces_write(cpng_pieces *pieces, unsigned char *png, size_t png_size, char *error, size_t error_size) {
+  piece_stream stream;
+  int status = -1;
+  if (gather_stream(pieces, &stream) != 0) {
+    copy_message(error, error_size, "PNG compression failed (a piece is missing, or out of memory)");
+  } else if (png_size != cpng_pieces_size(pieces)) {
+    copy_message(error, error_size, "the PNG's room is not its size");
+  } else {
+    write_png_into(pieces->width, pieces->height, pieces->opaque, &stream.segments, png);
+    status = 0;
+  }
+  cpng_pieces_discard(pieces);
+  return status;
+}
+
 int cpng_pieces_finish(cpng_pieces *pieces, unsigned char **png, size_t *png_size, char *error,
                        size_t error_size) {
   *png = NULL;
   *png_size = 0;
-  for (uint32_t piece = 0; piece < pieces->count; piece++) {
-    if (!pieces->outputs[piece]) {
-      copy_message(error, error_size, "PNG compression failed (a piece is missing, or out of memory)");
-      cpng_pieces_discard(pieces);
-      return -1;
-    }
+  const size_t size = cpng_pieces_size(pieces);
+  unsigned char *output = size ? malloc(size) : NULL;
+  if (size && !output) {
+    copy_message(error, error_size, "out of memory");
+    cpng_pieces_discard(pieces);
+    return -1;
   }
-  size_t stream_size = pieces->output_sizes[0];
-  unsigned char *stream = pieces->count == 1 ? pieces->outputs[0]
-                                             : join_zlib_pieces(pieces->outputs, pieces->output_sizes, pieces->sums,
-                                                                pieces->lengths, pieces->count, pieces->level,
-                                                                &stream_size);
-  int status = stream ? write_png(pieces->width, pieces->height, pieces->opaque, stream, stream_size, png, png_size)
-                      : -1;
-  if (status != 0) copy_message(error, error_size, "out of memory");
-  if (pieces->count > 1) scratch_give(stream);
-  cpng_pieces_discard(pieces);
-  return status;
+  if (cpng_pieces_write(pieces, output, size, error, error_size) != 0) {
+    free(output);
+    return -1;
+  }
+  *png = output;
+  *png_size = size;
+  return 0;
 }
 
 void cpng_pieces_discard(cpng_pieces *pieces) {

@@ -11,21 +11,8 @@ void zlib_header_bytes(int level, unsigned char header[2]) {
   header[1] = (unsigned char)(flags + (31 - (0x78 * 256 + flags) % 31) % 31);
 }
 
-unsigned char *join_zlib_pieces(unsigned char *const *pieces, const size_t *sizes, const uint32_t *sums,
-                                const size_t *lengths, uint32_t count, int level, size_t *stream_size) {
-  size_t size = 2 + 4;
-  for (uint32_t piece = 0; piece < count; piece++) size += sizes[piece];
-  unsigned char *stream = scratch_take(size);
-  if (!stream) return NULL;
-  zlib_header_bytes(level, stream);
-  size_t offset = 2;
+uint32_t combined_adler32(const uint32_t *sums, const size_t *lengths, uint32_t count) {
   uLong sum = adler32(0, NULL, 0);
-  for (uint32_t piece = 0; piece < count; piece++) {
-    memcpy(stream + offset, pieces[piece], sizes[piece]);
-    offset += sizes[piece];
-    sum = adler32_combine(sum, sums[piece], (z_off_t)lengths[piece]);
-  }
-  put_be32(stream + offset, (uint32_t)sum);
-  *stream_size = size;
-  return stream;
+  for (uint32_t part = 0; part < count; part++) sum = adler32_combine(sum, sums[part], (z_off_t)lengths[part]);
+  return (uint32_t)sum;
 }

@@ -53,16 +53,27 @@ public final class PNGPieceEncoder: @unchecked Sendable {
 
   /// After every piece: the PNG's bytes. The encoder is spent whatever happens.
   public func finish() throws -> Data {
+    Data(try finishBytes())
+  }
+
+  /// `finish` as an array, written by the encoder straight into the array's storage: a map's PNG is
+  /// gathered once from its deflated pieces, not joined, wrapped and copied again.
+  public func finishBytes() throws -> [UInt8] {
     guard let encoder else { throw ImageCodecError.encodingFailed("the PNG is already finished") }
     self.encoder = nil
-    var output: UnsafeMutablePointer<UInt8>?
-    var outputSize = 0
     var message = [CChar](repeating: 0, count: 256)
-    guard cpng_pieces_finish(encoder, &output, &outputSize, &message, message.count) == 0, let output else {
-      let reason = String(cMessage: message)
-      throw ImageCodecError.encodingFailed(reason.isEmpty ? "PNG compression failed" : reason)
+    let size = cpng_pieces_size(encoder)
+    var written = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      written = size > 0 && cpng_pieces_write(encoder, buffer.baseAddress, size, &message, message.count) == 0
+      count = written ? size : 0
     }
-    defer { cpng_free(output) }
-    return Data(bytes: output, count: outputSize)
+    guard written else {
+      if size == 0 { cpng_pieces_discard(encoder) }
+      let reason = String(cMessage: message)
+      throw ImageCodecError.encodingFailed(
+        reason.isEmpty ? "PNG compression failed (a piece is missing)" : reason)
+    }
+    return bytes
   }
 }

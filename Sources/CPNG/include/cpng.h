@@ -88,6 +88,14 @@ int cpng_pieces_deflate(cpng_pieces *pieces, uint32_t piece, const unsigned char
 int cpng_pieces_finish(cpng_pieces *pieces, unsigned char **png, size_t *png_size, char *error,
                        size_t error_size);
 
+/// After every piece: the size of the PNG `cpng_pieces_write` writes (0 while a piece is missing).
+size_t cpng_pieces_size(const cpng_pieces *pieces);
+
+/// After every piece: writes the PNG into `png`, whose `png_size` must be `cpng_pieces_size` (so that the
+/// caller's own buffer takes it, without a copy). Releases the pieces whatever it returns: 0, or -1 and a
+/// message (a piece missing, a wrong size).
+int cpng_pieces_write(cpng_pieces *pieces, unsigned char *png, size_t png_size, char *error, size_t error_size);
+
 /// Releases the pieces without finishing them.
 void cpng_pieces_discard(cpng_pieces *pieces);
 

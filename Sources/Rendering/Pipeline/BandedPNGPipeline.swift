@@ -77,7 +77,7 @@ enum BandedPNGPipeline {
       // whole, its alpha kept where it is needed (`finish` also reports a failed drawing).
       guard outcome == .encoded else { return [UInt8](try canvas.finish(compression: compression)) }
       if let failure = canvas.drawingFailure { throw CanvasError.drawingFailed(failure) }
-      return [UInt8](try encoder.finish())
+      return try encoder.finishBytes()
     } catch {
       throw RenderError.drawing("\(error)")
     }
