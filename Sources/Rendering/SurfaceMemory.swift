@@ -12,8 +12,9 @@ import Locking
 enum SurfaceMemory {
   /// At most this many bytes are kept between canvases…
   static let keptBytes = 64 << 20
-  /// …in at most this many blocks (renders that run side by side each hold one).
-  static let keptBlocks = 4
+  /// …in at most this many blocks (a map drawn from vectors holds its canvas, its overlays' canvas and a
+  /// coverage mask a band; renders that run side by side each hold their own).
+  static let keptBlocks = 8
 
   /// Where a block's size is written, in front of its pixels (which stay 64-byte aligned).
   private static let headerBytes = 64
@@ -45,6 +46,17 @@ enum SurfaceMemory {
       return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
     }
     return surface
+  }
+
+  /// `bytes` zeroed bytes, 64-byte aligned, kept or new (nil when out of memory), for what a canvas
+  /// draws through besides its pixels (`LineCoverageMask`); give them back with `takeBack(_:)`.
+  static func zeroedBytes(_ bytes: Int) -> UnsafeMutableRawPointer? {
+    take(bytes: bytes).map { $0 + headerBytes }
+  }
+
+  /// Takes back what `zeroedBytes` lent, to lend again (or free).
+  static func takeBack(_ bytes: UnsafeMutableRawPointer) {
+    keep(bytes - headerBytes)
   }
 
   /// The blocks kept now and their bytes (tests).

@@ -53,6 +53,24 @@ final class SurfaceMemoryTests: XCTestCase {
     XCTAssertTrue(kept.contains(2_100 * 4 * 2_100), "the latest that fit are kept")
   }
 
+  /// A band's coverage mask borrows kept memory too, and starts clear even after a mask that was
+  /// drawn into and never laid on its canvas.
+  func testACoverageMaskReusesKeptMemoryAndStartsClear() throws {
+    let (width, height) = (211, 37)
+    let bytes = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(width))) * height
+    let canvas = try Canvas(format: .png, pixelWidth: width, pixelHeight: height, scale: 1)
+    do {
+      let first = LineCoverageMask(over: canvas)
+      first.addLine([PixelPoint(x: 0, y: 0), PixelPoint(x: 200, y: 30)], width: 3)
+      XCTAssertEqual(first.value(x: 100, y: 15), 255)
+    }
+    XCTAssertTrue(SurfaceMemory.keptSizes.contains(bytes), "the first mask's memory is kept")
+    let second = LineCoverageMask(over: canvas)
+    XCTAssertFalse(SurfaceMemory.keptSizes.contains(bytes), "and lent to the second")
+    let values = (0..<height).flatMap { y in (0..<width).map { second.value(x: $0, y: y) } }
+    XCTAssertEqual(values.filter { $0 != 0 }.count, 0, "which starts clear")
+  }
+
   func testSizesCairoRefusesAreStillItsErrors() {
     XCTAssertThrowsError(try Canvas(format: .png, pixelWidth: 40_000, pixelHeight: 10, scale: 1))
   }

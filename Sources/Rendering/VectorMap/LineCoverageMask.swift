@@ -40,6 +40,8 @@ final class LineCoverageMask {
   let top: Int
   private let stride: Int
   private let coverage: UnsafeMutablePointer<UInt8>
+  /// Whether `coverage` is `SurfaceMemory`'s, to give back.
+  private let kept: Bool
   /// The rows drawn since the last clear (empty when minY > maxY).
   private var minY = Int.max
   private var maxY = Int.min
@@ -56,8 +58,16 @@ final class LineCoverageMask {
     pixelHeight = canvas.rows.count
     top = canvas.rows.lowerBound
     stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(canvas.pixelWidth)))
-    coverage = .allocate(capacity: max(stride * pixelHeight, 1))
-    coverage.initialize(repeating: 0, count: max(stride * pixelHeight, 1))
+    // Kept between maps (`SurfaceMemory`): fresh pages would cost a fault each, every band of every map.
+    let bytes = max(stride * pixelHeight, 1)
+    if let lent = SurfaceMemory.zeroedBytes(bytes) {
+      coverage = lent.bindMemory(to: UInt8.self, capacity: bytes)
+      kept = true
+    } else {
+      coverage = .allocate(capacity: bytes)
+      coverage.initialize(repeating: 0, count: bytes)
+      kept = false
+    }
     let strips = (pixelHeight + Self.stripRows - 1) / Self.stripRows
     stripFirst = .allocate(capacity: max(strips, 1))
     stripFirst.initialize(repeating: .max, count: max(strips, 1))
@@ -66,7 +76,7 @@ final class LineCoverageMask {
   }
 
   deinit {
-    coverage.deallocate()
+    if kept { SurfaceMemory.takeBack(UnsafeMutableRawPointer(coverage)) } else { coverage.deallocate() }
     stripFirst.deallocate()
     stripLast.deallocate()
   }
