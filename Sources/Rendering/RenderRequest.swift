@@ -52,6 +52,8 @@ public struct RenderRequest {
   public var requireAllTiles = false
   /// Decoded tiles kept between renders (the benchmark's warm cache).
   public var tileCache: TileImageCache?
+  /// Decoded vector tiles kept between renders (a batch's, a watch's, the benchmark's).
+  public var vectorTileCache: VectorTileCache?
 
   public init(annotations: [any Annotation], user: UserPosition? = nil) {
     self.annotations = annotations

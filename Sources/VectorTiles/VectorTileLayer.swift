@@ -126,4 +126,10 @@ extension VectorTileLayer {
 
   /// The number of vertices the layer holds (for the tile-wide point limit).
   var pointCount: Int { storage.points.count }
+
+  /// About how many bytes the decoded layer holds (its points, features, keys and values), for caches
+  /// that keep layers within a budget.
+  public var estimatedBytes: Int {
+    pointCount * 8 + features.count * 64 + storage.keys.count * 32 + storage.values.count * 32
+  }
 }

@@ -16,6 +16,8 @@ struct VectorScene {
   var mapStyle: String
   var size = PixelSize(width: 1200, height: 800)
   var out: String?
+  /// Whether renders keep decoded tiles between them (`VectorTileCache`, as a batch or a watch does).
+  var keepsTiles = true
 
   init(repository: URL) {
     tiles = repository.appendingPathComponent("Examples/tiles/helsinki.pmtiles").path
@@ -30,6 +32,9 @@ struct VectorScene {
       case "--runs": runs = max(Int(value) ?? runs, 1)
       case "--tiles": tiles = value
       case "--out": out = value
+      case "--tile-cache":
+        guard value == "on" || value == "off" else { throw BenchUsage("--tile-cache wants on or off") }
+        keepsTiles = value == "on"
       case "--size":
         let parts = value.split(separator: "x").compactMap { Double($0) }
         guard parts.count == 2 else { throw BenchUsage("--size wants WxH") }
@@ -49,6 +54,7 @@ struct VectorScene {
     request.size = size
     request.tiles = source
     request.mapStyle = style
+    if keepsTiles { request.vectorTileCache = VectorTileCache(byteLimit: 64 << 20) }
     let warmUp = try Snapshotter.render(request)
     if let out { try Data(warmUp.data).write(to: URL(fileURLWithPath: out)) }
     resetPeakMemory()

@@ -1,9 +1,9 @@
 // mymap-bench: renders the benchmark scenes repeatedly from a warm tile cache and prints, per scene, the
 // median milliseconds and the peak memory. Run it as `swift run -c release mymap-bench [RUNS]`, or
-// `mymap-bench --vector [--runs N] [--tiles PMTILES] [--size WxH] [--out PNG]` for the street map over
-// vector tiles alone (what Scripts/bench-vector runs), or `mymap-bench --million [--runs N] [--store PATH]
-// [--out PNG]` for a store of 1,000,000 places rendered whole (clustered). Figures, not tests: there are no
-// thresholds here.
+// `mymap-bench --vector [--runs N] [--tiles PMTILES] [--size WxH] [--out PNG] [--tile-cache on|off]` for
+// the street map over vector tiles alone (what Scripts/bench-vector runs; decoded tiles kept between its
+// renders unless `--tile-cache off`), or `mymap-bench --million [--runs N] [--store PATH] [--out PNG]` for a
+// store of 1,000,000 places rendered whole (clustered). Figures, not tests: there are no thresholds here.
 import Foundation
 import MapMath
 import Places

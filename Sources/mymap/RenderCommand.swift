@@ -242,6 +242,7 @@ enum RenderCommand {
     request.requireAllTiles = arguments.flag("offline")
     request.style = try resources.style(arguments.string("style")!)
     request.tileCache = resources.tileCache
+    request.vectorTileCache = resources.vectorTileCache
     var tilesOption = arguments.string("tiles")
     // A map style may name its own local tiles (pmtiles://, mbtiles://), used when --tiles names none.
     var mapStyle: (style: MapStyle, path: String)?

@@ -5,7 +5,8 @@ import Rendering
 import Tiles
 
 /// What the maps of one `render` process share, each opened once: the built-in basemap, local tile
-/// sources, styles and (read-only) stores; decoded raster tiles go through `TileImageCache.shared`. A
+/// sources, styles and (read-only) stores; decoded raster tiles go through `TileImageCache.shared`, decoded
+/// vector tiles through `VectorTileCache.shared`. A
 /// batch's maps are drawn on several threads at once, so everything here is `Sendable`: the basemap,
 /// the tile sources and `LocationStore` are safe to share (they serialize their own reads), and each
 /// table below opens a thing under its lock, so two maps never open it twice.
@@ -15,8 +16,9 @@ final class RenderResources: Sendable {
   /// Whether stores are kept open between maps. A watch opens the store again for each redraw, since a
   /// store replaced by a rename would otherwise be read from the old file.
   let sharesStores: Bool
-  /// The decoded-tile cache of the maps, or nil for a single map (which reads each tile once anyway).
+  /// The decoded-tile caches of the maps, or nil for a single map (which reads each tile once anyway).
   let tileCache: TileImageCache?
+  let vectorTileCache: VectorTileCache?
   private let basemaps = OpenedOnce<any BasemapSource>()
   private let tileSources = OpenedOnce<any TileSource>()
   private let styles = OpenedOnce<Style>()
@@ -26,6 +28,7 @@ final class RenderResources: Sendable {
   init(sharing: Bool, sharesStores: Bool = true) {
     self.sharesStores = sharing && sharesStores
     tileCache = sharing ? TileImageCache.shared : nil
+    vectorTileCache = sharing ? VectorTileCache.shared : nil
     if !sharing {
       basemaps.disable()
       tileSources.disable()

@@ -146,7 +146,7 @@ struct Basemap {
     do throws(VectorMapError) {
       layer = try VectorMapLayer(
         supply: TileSourceVectorTiles(source: source), style: style, camera: camera, obstacles: overlayClaims,
-        measuring: measuring)
+        measuring: measuring, tileCache: request.vectorTileCache)
     } catch {
       throw RenderError.tileSource("\(error)")
     }

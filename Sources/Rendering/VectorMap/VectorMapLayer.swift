@@ -62,10 +62,11 @@ final class VectorMapLayer {
   ///     the attribution).
   ///   - fontFallback: families (comma-separated) tried after a label's own fonts.
   ///   - drawsLabels: false leaves out every symbol layer.
+  ///   - tileCache: decoded tiles kept between renders (`VectorTileCache`).
   init(
     supply: any VectorTileSupply, style: MapStyle, camera: Camera, obstacles: [PixelRect],
     measuring: MeasuringContext, fontFallback: String = VectorMapLayer.defaultFontFallback,
-    drawsLabels: Bool = true
+    drawsLabels: Bool = true, tileCache: VectorTileCache? = nil
   ) throws(VectorMapError) {
     var clock = PhaseClock()
     self.camera = camera
@@ -93,7 +94,7 @@ final class VectorMapLayer {
       warnings.append(.styleSourceNotDrawn(source))
     }
     let tiles = MapTile.load(
-      tiling.placements, from: supply, layers: Set(drawn.compactMap(\.sourceLayer)))
+      tiling.placements, from: supply, layers: Set(drawn.compactMap(\.sourceLayer)), cache: tileCache)
     self.tiles = tiles
     var failed = 0
     for tile in tiles {

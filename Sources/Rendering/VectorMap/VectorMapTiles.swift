@@ -101,14 +101,26 @@ final class MapTile: Sendable {
   /// first every tile is read, inflated and its layers found, then every layer of every tile is decoded
   /// on any core, the largest first, so that one dense tile's buildings and roads need not wait for each
   /// other (`VectorTileLayerIndex`).
+  ///
+  /// With a `cache` (and a supply that names its tiles), tiles decoded by an earlier render are taken
+  /// from it, and the ones decoded now are kept in it.
   static func load(
-    _ placements: [VectorMapTiling.Placement], from supply: any VectorTileSupply, layers: Set<String>
+    _ placements: [VectorMapTiling.Placement], from supply: any VectorTileSupply, layers: Set<String>,
+    cache: VectorTileCache? = nil
   ) -> [MapTile] {
     var seen: Set<TileID> = []
     let distinct = placements.map(\.tile).filter { seen.insert($0).inserted }
+    let keys = supply.cacheIdentity.map { identity in
+      distinct.map { VectorTileCache.Key(source: identity, tile: $0, layers: layers) }
+    }
     let read = Locked([Int: Reading]())
     DispatchQueue.concurrentPerform(iterations: distinct.count) { index in
-      let reading = Self.read(distinct[index], from: supply, layers: layers)
+      let reading: Reading
+      if let keys, let kept = cache?.layers(keys[index]) {
+        reading = .kept(kept)
+      } else {
+        reading = Self.read(distinct[index], from: supply, layers: layers)
+      }
       read.withLock { $0[index] = reading }
     }
     let readings = read.withLock { $0 }
@@ -140,7 +152,11 @@ final class MapTile: Sendable {
     let results = decoded.withLock { $0 }
     var contents: [TileID: Content] = [:]
     for (number, tile) in distinct.enumerated() {
-      contents[tile] = Self.content(of: readings[number], tile: number, decoded: results)
+      let content = Self.content(of: readings[number], tile: number, decoded: results)
+      if let keys, case .found = readings[number], case .layers(let decoded) = content {
+        cache?.insert(decoded, for: keys[number])
+      }
+      contents[tile] = content
     }
     return placements.map { placement in
       MapTile(tile: placement.tile, rect: placement.rect, content: contents[placement.tile] ?? .missing)
@@ -150,6 +166,8 @@ final class MapTile: Sendable {
   /// A tile read and its layers found, or why not.
   private enum Reading {
     case found(VectorTileLayerIndex)
+    /// Decoded by an earlier render (`VectorTileCache`).
+    case kept([String: VectorTileLayer])
     case missing
     case failed(String)
   }
@@ -181,6 +199,7 @@ final class MapTile: Sendable {
     let index: VectorTileLayerIndex
     switch reading {
     case .found(let found): index = found
+    case .kept(let layers): return .layers(layers)
     case .missing, nil: return .missing
     case .failed(let reason): return .failed(reason)
     }

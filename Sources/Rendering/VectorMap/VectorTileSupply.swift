@@ -14,6 +14,14 @@ public protocol VectorTileSupply: Sendable {
   /// has no such tile (the map is empty there). A thrown error makes the tile a placeholder and a
   /// warning.
   func vectorTileBytes(_ tile: TileID) throws -> [UInt8]?
+
+  /// Names the source's tiles in a `VectorTileCache` (equal only for the same tiles); nil keeps them out
+  /// of it.
+  var cacheIdentity: String? { get }
+}
+
+extension VectorTileSupply {
+  public var cacheIdentity: String? { nil }
 }
 
 extension PMTilesArchive: VectorTileSupply {
@@ -40,4 +48,6 @@ struct TileSourceVectorTiles: VectorTileSupply {
   func vectorTileBytes(_ tile: TileID) throws -> [UInt8]? {
     try source.vectorTileBytes(tile)
   }
+
+  var cacheIdentity: String? { source.cacheIdentity }
 }
