@@ -10,7 +10,8 @@ Commands:
   rounds   the comparison: per round, round-robin, (a) mymap whole process, (b) maplibre-native whole
            process (this script's `maplibre-render` in the venv: Python, mapli, style, one render, PNG
            written), (c) mymap warm in-process (mymap-bench --vector: N renders in one process, each from
-           the request on), (d) maplibre-native warm (N renders of one pool); medians, the ratios
+           the request on, decoded tiles kept between them as a batch keeps them, as maplibre-native
+           keeps its parsed tiles), (d) maplibre-native warm (N renders of one pool); medians, the ratios
            mymap/maplibre per round and their median, and each whole process's peak RSS (wait4).
   huge     mymap over the example archive and over a 1 GiB sparse archive holding the same tiles plus a
            million more entries in leaf directories: open time, render time and peak RSS side by side.
