@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Gzip
 import Locking
 import MapMath
@@ -113,6 +114,29 @@ final class MapTile: Sendable {
     let keys = supply.cacheIdentity.map { identity in
       distinct.map { VectorTileCache.Key(source: identity, tile: $0, layers: layers) }
     }
+    // A batch of tiles at a time, as many as there are cores: their inflated bytes are held until their
+    // layers are decoded, so memory stays what decoding a tile per core took, however many tiles a view
+    // needs and however large each claims to be.
+    let batch = max(ProcessInfo.processInfo.activeProcessorCount, 2)
+    var contents: [TileID: Content] = [:]
+    for start in stride(from: 0, to: distinct.count, by: batch) {
+      let range = start..<min(start + batch, distinct.count)
+      let decoded = loadBatch(
+        Array(distinct[range]), keys: keys.map { Array($0[range]) }, from: supply, layers: layers,
+        cache: cache)
+      for (tile, content) in zip(distinct[range], decoded) { contents[tile] = content }
+    }
+    return placements.map { placement in
+      MapTile(tile: placement.tile, rect: placement.rect, content: contents[placement.tile] ?? .missing)
+    }
+  }
+
+  /// The contents of `distinct` tiles (with their cache keys, if the supply names its tiles).
+  private static func loadBatch(
+    _ distinct: [TileID], keys: [VectorTileCache.Key]?, from supply: any VectorTileSupply,
+    layers: Set<String>,
+    cache: VectorTileCache?
+  ) -> [Content] {
     let read = Locked([Int: Reading]())
     DispatchQueue.concurrentPerform(iterations: distinct.count) { index in
       let reading: Reading
@@ -150,16 +174,12 @@ final class MapTile: Sendable {
       decoded.withLock { $0[job] = result }
     }
     let results = decoded.withLock { $0 }
-    var contents: [TileID: Content] = [:]
-    for (number, tile) in distinct.enumerated() {
+    return distinct.indices.map { number in
       let content = Self.content(of: readings[number], tile: number, decoded: results)
       if let keys, case .found = readings[number], case .layers(let decoded) = content {
         cache?.insert(decoded, for: keys[number])
       }
-      contents[tile] = content
-    }
-    return placements.map { placement in
-      MapTile(tile: placement.tile, rect: placement.rect, content: contents[placement.tile] ?? .missing)
+      return content
     }
   }
 
