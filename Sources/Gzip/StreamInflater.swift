@@ -68,11 +68,16 @@ enum StreamInflater {
   /// member; zlib says nothing. Never trusted beyond `limit` or what deflate could encode.
   private static func expectedSize(of input: UnsafeRawBufferPointer, limit: Int) -> Int {
     let ceiling = min(limit, input.count.multipliedReportingOverflow(by: maximumRatio).partialValue)
-    guard Gzip.wrapper(of: input) == .gzip, input.count >= 18 else { return min(ceiling, 4 * input.count) }
+    guard let stated = statedSize(of: input) else { return min(ceiling, 4 * input.count) }
+    return min(stated, ceiling)
+  }
+
+  /// The size (modulo 4 GB) a gzip stream's trailer states for its last member; nil for a zlib stream or
+  /// one too short for a gzip header and trailer.
+  static func statedSize(of input: UnsafeRawBufferPointer) -> Int? {
+    guard Gzip.wrapper(of: input) == .gzip, input.count >= 18 else { return nil }
     let end = input.count
-    let stated =
-      Int(input[end - 4]) | Int(input[end - 3]) << 8 | Int(input[end - 2]) << 16
-      | Int(input[end - 1]) << 24
-    return min(max(stated, 0), ceiling)
+    return Int(input[end - 4]) | Int(input[end - 3]) << 8 | Int(input[end - 2]) << 16 | Int(input[end - 1])
+      << 24
   }
 }

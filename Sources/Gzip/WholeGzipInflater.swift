@@ -8,12 +8,7 @@ import CDeflate
 /// inflates it again with zlib, which stops at the limit and says what is wrong.
 enum WholeGzipInflater {
   static func inflate(_ input: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
-    guard let base = input.baseAddress, input.count >= 18, Gzip.wrapper(of: input) == .gzip else {
-      return nil
-    }
-    let end = input.count
-    let stated =
-      Int(input[end - 4]) | Int(input[end - 3]) << 8 | Int(input[end - 2]) << 16 | Int(input[end - 1]) << 24
+    guard let base = input.baseAddress, let stated = StreamInflater.statedSize(of: input) else { return nil }
     let (ceiling, overflow) = input.count.multipliedReportingOverflow(by: StreamInflater.maximumRatio)
     guard stated <= limit, overflow || stated <= ceiling, let decompressor = libdeflate_alloc_decompressor()
     else { return nil }
