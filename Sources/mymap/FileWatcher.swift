@@ -37,8 +37,9 @@ final class FileWatcher {
     for (folder, watched) in byFolder.sorted(by: { $0.key < $1.key }) {
       let watch = inotify_add_watch(descriptor, folder, Self.changes | UInt32(IN_ONLYDIR))
       guard watch >= 0 else {
+        // Not closed here: the watcher is whole by now, so `deinit` runs and closes it, and a second close
+        // could take a descriptor another thread has just opened (fontconfig's, seen as EBADF).
         let reason = OutputFile.systemError()
-        close(descriptor)
         throw .failure("cannot watch \(folder) for changes: \(reason)")
       }
       names[watch, default: []].formUnion(watched)
@@ -46,7 +47,7 @@ final class FileWatcher {
   }
 
   deinit {
-    close(descriptor)
+    if descriptor >= 0 { close(descriptor) }
   }
 
   /// Waits for a change and then for `quiet` without another (or `longestWait` at most), so that one save

@@ -126,18 +126,30 @@ enum RenderCommand {
     let layout: MapLayout
     /// Warnings of the options, the tile source and the render (a places file's come apart).
     let warnings: [String]
+    /// What was drawn, to tell a later map that would be the same.
+    let drawn: DrawnMap
+    /// False when the map was the same as `unlessSameAs` and so was not written again.
+    let written: Bool
     /// The places on the map: pins drawn alone and the places in clusters.
     var places: Int { layout.annotations.count + layout.clusters.reduce(0) { $0 + $1.count } }
+  }
+
+  /// A map's bytes and its layout: the same inputs give the same bytes, so equal ones mean nothing changed.
+  struct DrawnMap: Equatable {
+    let image: [UInt8]
+    let layoutJSON: String
   }
 
   /// Makes one map as `arguments` ask and writes it (and its layout JSON) atomically. `resources` are what
   /// it may share with other maps of the process; `interruptible` lets Ctrl-C stop a tile download (only
   /// for a single map: a batch or a watch handles its signals itself); `inputs` are files beyond the
   /// map's own that its outputs must not replace. A places file's warnings go to `fileWarnings` as they
-  /// come, so that they can be shown even when the map then fails.
+  /// come, so that they can be shown even when the map then fails. A map drawn the same as `unlessSameAs`
+  /// is not written again (a watch woken by a store that was opened but not changed).
   static func makeMap(
     _ arguments: ParsedArguments, resources: RenderResources, progress: ProgressLine?, interruptible: Bool,
-    inputs extraInputs: [ProtectedInput] = [], fileWarnings: inout [String]
+    inputs extraInputs: [ProtectedInput] = [], fileWarnings: inout [String],
+    unlessSameAs previous: DrawnMap? = nil
   ) throws(CLIError) -> MadeMap {
     let out = arguments.string("out")!
     let layoutPath = arguments.string("layout-json")
@@ -156,6 +168,11 @@ enum RenderCommand {
     } catch {
       throw cliError(error)
     }
+    let drawn = DrawnMap(image: result.data, layoutJSON: result.layout.json)
+    let warnings = notes + result.warnings.map(\.description)
+    if drawn == previous {
+      return MadeMap(layout: result.layout, warnings: warnings, drawn: drawn, written: false)
+    }
     // Stage both files before replacing either, so that a failing --layout-json leaves the old map alone.
     let map = try OutputFile.stage(result.data, to: targets[0])
     if layoutPath != nil {
@@ -173,7 +190,7 @@ enum RenderCommand {
     } else {
       try map.commit()
     }
-    return MadeMap(layout: result.layout, warnings: notes + result.warnings.map(\.description))
+    return MadeMap(layout: result.layout, warnings: warnings, drawn: drawn, written: true)
   }
 
   /// A failed render in the command line's words: the exit code, and the options that would change it.

@@ -45,13 +45,19 @@ enum WatchRender {
     // The store is opened anew for each map: one replaced by a rename must be read from its new file.
     let resources = RenderResources(sharing: true, sharesStores: false)
     var first = true
+    // The last map written: a wake-up that changes nothing drawn (a writer that opened the store and has
+    // not committed yet, a file saved unchanged) is not a redraw. Forgotten after an error, so that the
+    // map of a fixed file is reported again.
+    var last: RenderCommand.DrawnMap?
     repeat {
       let started = ContinuousClock.now
       var fileWarnings: [String] = []
       do throws(CLIError) {
         let map = try RenderCommand.makeMap(
-          arguments, resources: resources, progress: nil, interruptible: false, fileWarnings: &fileWarnings)
-        if !quiet {
+          arguments, resources: resources, progress: nil, interruptible: false, fileWarnings: &fileWarnings,
+          unlessSameAs: last)
+        last = map.drawn
+        if !quiet && map.written {
           for warning in fileWarnings + map.warnings { Console.warning(warning) }
           let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
           let drawn = "\(out) (\(count(map.places, "place"))) in \(seconds) s"
@@ -60,6 +66,7 @@ enum WatchRender {
               ? "drew \(drawn); watching \(watched[0]) for changes (Ctrl-C to stop)" : "redrew \(drawn)")
         }
       } catch {
+        last = nil
         if !quiet { for warning in fileWarnings { Console.warning(warning) } }
         // Options that are wrong stay wrong: the first map's usage error ends the watch.
         if first && error.exitCode == 2 { throw error }

@@ -40,11 +40,7 @@ final class WatchRenderTests: XCTestCase {
     XCTAssertEqual(stderrLines(running).count, 1, "\(stderrLines(running))")
 
     try sandbox.add(["--here", "60.1841,24.9525", "-d", "Kallio", "-c", "Bar"])
-    let lines = try waitForLine("mymap: redrew map.png (2 places) in ", running)
-    // One redraw for one added place as a rule; a loaded machine may pause the writer for longer than the
-    // quiet period between its commit and its checkpoint, so that is not counted here.
-    XCTAssertTrue(
-      lines.dropFirst().allSatisfy { $0.hasPrefix("mymap: redrew map.png (2 places) in ") }, "\(lines)")
+    try waitForLine("mymap: redrew map.png (2 places) in ", running)
     let after = try XCTUnwrap(sandbox.contents(of: "map.png"))
     XCTAssertNotEqual(after, before, "the map shows the new place")
     assertPNG(after, width: 400, height: 300)
@@ -53,7 +49,49 @@ final class WatchRenderTests: XCTestCase {
     let result = running.wait()
     XCTAssertEqual(result.status, 0, result.transcript)
     XCTAssertEqual(result.stdoutText, "")
+    // One redraw for one added place, however the writer's opening, commit and checkpoint were spread out
+    // in time: wake-ups that change nothing drawn are not redraws.
+    let lines = stderrLines(running)
+    XCTAssertEqual(lines.count, 2, "\(lines)")
+    XCTAssertTrue(lines.last?.hasPrefix("mymap: redrew map.png (2 places) in ") == true, "\(lines)")
     XCTAssertEqual(try sandbox.files(), ["map.png"], "no temporary file is left")
+  }
+
+  /// A places file saved again with the same places (here: other spacing) wakes the watch, but nothing
+  /// drawn changes: no line, and the map file is not replaced.
+  func testASaveThatChangesNothingDrawnIsNotARedraw() throws {
+    let sandbox = try Sandbox()
+    let places = try sandbox.write(
+      "{ \"locations\": [ { \"latitude\": 60.1699, \"longitude\": 24.9384, \"description\": \"Regatta\" } ] }",
+      to: "places.json")
+    let running = try sandbox.start(
+      [
+        "render", "--watch", "--locations", "places.json", "--out", "map.png", "--size", "400x300", "--tiles",
+        "none",
+      ],
+      environment: quick)
+    try waitForLine("mymap: drew map.png (1 place) in ", running)
+    let drawn = try FileManager.default.attributesOfItem(atPath: sandbox.path("map.png"))
+    let drawnFile = try XCTUnwrap(drawn[.systemFileNumber] as? Int)
+
+    try Data(
+      "{\n  \"locations\": [\n    { \"latitude\": 60.1699, \"longitude\": 24.9384, \"description\": \"Regatta\" }\n  ]\n}\n"
+        .utf8
+    ).write(to: URL(fileURLWithPath: places))
+    usleep(300_000)  // six quiet periods: the watch has woken and drawn the same map
+    let same = try FileManager.default.attributesOfItem(atPath: sandbox.path("map.png"))
+    XCTAssertEqual(same[.systemFileNumber] as? Int, drawnFile, "the map file was not replaced")
+    XCTAssertEqual(stderrLines(running).count, 1, "\(stderrLines(running))")
+    try Data(
+      "{ \"locations\": [ { \"latitude\": 60.1841, \"longitude\": 24.9525, \"description\": \"Kallio\" } ] }"
+        .utf8
+    ).write(to: URL(fileURLWithPath: places))
+    try waitForLine("mymap: redrew map.png (1 place) in ", running)
+    let redrawn = try FileManager.default.attributesOfItem(atPath: sandbox.path("map.png"))
+    XCTAssertNotEqual(redrawn[.systemFileNumber] as? Int, drawnFile, "the new map replaced the old one")
+    kill(running.process.processIdentifier, SIGINT)
+    XCTAssertEqual(running.wait().status, 0)
+    XCTAssertEqual(stderrLines(running).count, 2, "\(stderrLines(running))")
   }
 
   func testABrokenPlacesFileIsReportedAndTheNextFixRedraws() throws {
