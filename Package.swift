@@ -37,6 +37,9 @@ let package = Package(
     // libcurl, opened with dlopen at the first fetch: an offline render loads none of it (nor TLS, Kerberos,
     // LDAP). Needs only Debian's libcurl4 at run time, no headers to build.
     .target(name: "CCurl"),
+    // Pixel loops Cairo has no call for: a line layer's coverage mask laid in one pass that skips what it
+    // does not cover (pixman's arithmetic, SSE2 where there is SSE2).
+    .target(name: "CRaster"),
     // libwebp's decoding API reports errors through return values, so Swift calls it directly.
     .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .target(name: "Arguments"),
@@ -73,6 +76,7 @@ let package = Package(
       name: "Rendering",
       dependencies: [
         "Locking", "JSON", "MapMath", "ImageCodecs", "Tiles", "VectorTiles", "MapStyle", "Gzip", "CCairo",
+        "CRaster",
       ]),
     // assertMapSnapshot for a user's XCTest targets: golden images of their own maps.
     .target(name: "MapSnapshotTesting", dependencies: ["Rendering", "ImageCodecs"]),

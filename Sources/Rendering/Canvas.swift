@@ -131,6 +131,10 @@ final class Canvas {
     cairo_scale(context, scale, scale)
   }
 
+  /// Whether drawing is clipped (`cairo_clip`) below the canvas's own edges; set by whoever clips, so that
+  /// what writes pixels past Cairo (`LineCoverageMask.paint`) lets Cairo honour the clip.
+  var isClipped = false
+
   /// The coverage mask an image's vector lines and label halos are drawn through (`LineCoverageMask`;
   /// made at first use, kept clear).
   lazy var lineCoverageMask = LineCoverageMask(over: self)

@@ -293,11 +293,35 @@ final class LineCoverageMask {
     }
   }
 
-  /// Paints `color` through the mask onto `canvas` (the canvas the mask was made over) and clears it.
-  func paint(_ color: Color, on canvas: Canvas) {
-    guard minY <= maxY else { return }
+  /// Paints `color` through the mask onto `canvas` (the canvas the mask was made over) and clears it:
+  /// straight into its pixels (`SolidMaskLaying`) unless a clip, a group or another operator is set, else
+  /// by Cairo. Returns whether it went straight into the pixels (tests).
+  @discardableResult
+  func paint(_ color: Color, on canvas: Canvas) -> Bool {
+    guard minY <= maxY else { return false }
     let strips = (minY / Self.stripRows)...(maxY / Self.stripRows)
     let cr = canvas.context
+    if !canvas.isClipped, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER,
+      cairo_get_group_target(cr) == canvas.surface,
+      cairo_image_surface_get_format(canvas.surface) == CAIRO_FORMAT_ARGB32,
+      let pixels = cairo_image_surface_get_data(canvas.surface)
+    {
+      cairo_surface_flush(canvas.surface)
+      let pixel = SolidMaskLaying.pixel(color)
+      let pixelStride = canvas.stride
+      for strip in strips where stripFirst[strip] <= stripLast[strip] {
+        let rows = stripRowRange(strip)
+        SolidMaskLaying.lay(
+          pixel, mask: coverage, maskStride: stride, pixels: UnsafeMutableRawPointer(pixels),
+          pixelStride: pixelStride, columns: stripFirst[strip]...stripLast[strip], rows: rows)
+        cairo_surface_mark_dirty_rectangle(
+          canvas.surface, Int32(stripFirst[strip]), Int32(rows.lowerBound),
+          Int32(stripLast[strip] - stripFirst[strip] + 1), Int32(rows.count))
+        (stripFirst[strip], stripLast[strip]) = (.max, .min)
+      }
+      (minY, maxY) = (Int.max, Int.min)
+      return true
+    }
     if let surface = cairo_image_surface_create_for_data(
       coverage, CAIRO_FORMAT_A8, Int32(pixelWidth), Int32(pixelHeight), Int32(stride))
     {
@@ -326,6 +350,7 @@ final class LineCoverageMask {
       (stripFirst[strip], stripLast[strip]) = (.max, .min)
     }
     (minY, maxY) = (Int.max, Int.min)
+    return false
   }
 
   /// The mask's rows in strip `strip`.

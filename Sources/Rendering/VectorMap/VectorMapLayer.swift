@@ -222,6 +222,7 @@ final class VectorMapLayer {
         cairo_restore(cr)
       }
       clipped = wanted
+      canvas.isClipped = wanted
     }
     for step in steps {
       switch step {
