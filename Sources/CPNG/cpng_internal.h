@@ -143,4 +143,15 @@ size_t deflate_walk_room(void);
    of scratch. Returns the new size, or 0 when the stream cannot be walked. */
 size_t deflate_continue_after(unsigned char *stream, size_t size, void *room);
 
+/* The deflate encoder for the filtered rows of a map drawn from vectors (cpng_fast_deflate.c): about
+   1.8 times libdeflate level 1's speed for about 5 % more bytes, used where level 1 is asked for. `input` is
+   `length` bytes of rows of `row_bytes` (the filter byte included) of `pixel_bytes` pixels; the raw
+   deflate stream goes to `output` (fast_deflate_bound bytes) and is final when `final`, else it ends on a
+   byte after an empty stored block so that another piece can follow. `room` is fast_deflate_room_bytes()
+   of scratch. Returns the bytes written, or 0 for an input it does not take (4 GiB or more). */
+size_t fast_deflate_room_bytes(void);
+size_t fast_deflate_bound(size_t length);
+size_t fast_deflate(const unsigned char *input, size_t length, size_t row_bytes, int pixel_bytes, int final,
+                    void *room, unsigned char *output);
+
 #endif

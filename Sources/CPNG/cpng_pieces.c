@@ -68,11 +68,38 @@ int cpng_pieces_deflate(cpng_pieces *pieces, uint32_t piece, const unsigned char
   unsigned char *filtered = scratch_take(length);
   unsigned char *rows = malloc(row_bytes * 2);
   void *walk_room = malloc(deflate_walk_room());
-  struct libdeflate_compressor *compressor = compressor_take(pieces->level);
+  /* Level 1 (maps drawn from vectors) goes through our own encoder, which also ends a piece on a byte. */
+  const int fast = pieces->level == 1;
+  struct libdeflate_compressor *compressor = fast ? NULL : compressor_take(pieces->level);
+  void *fast_room = fast ? scratch_take(fast_deflate_room_bytes()) : NULL;
   int status = -1;
-  if (filtered && rows && walk_room && compressor) {
+  if (filtered && rows && walk_room && (fast ? fast_room != NULL : compressor != NULL)) {
     filter_rows(pixels, pieces->width, stride, pieces->opaque, pieces->filter, first, last, rows, filtered);
-    if (pieces->count == 1) {
+    if (fast) {
+      const int lone = pieces->count == 1;
+      unsigned char *stream = scratch_take(fast_deflate_bound(length) + 6);
+      size_t size = 0;
+      if (stream) {
+        const size_t header = lone ? 2 : 0;
+        if (lone) zlib_header_bytes(pieces->level, stream);
+        size = fast_deflate(filtered, length, row_bytes + 1, pieces->opaque ? 3 : 4, last == pieces->height,
+                            fast_room, stream + header);
+        if (size) {
+          const uint32_t sum = libdeflate_adler32(1, filtered, length);
+          if (lone) {
+            put_be32(stream + header + size, sum);
+            size += header + 4;
+          } else {
+            pieces->sums[piece] = sum;
+            pieces->lengths[piece] = length;
+          }
+        } else {
+          scratch_give(stream);
+        }
+      }
+      pieces->outputs[piece] = size ? stream : NULL;
+      pieces->output_sizes[piece] = size;
+    } else if (pieces->count == 1) {
       const size_t bound = libdeflate_zlib_compress_bound(compressor, length);
       unsigned char *stream = scratch_take(bound);
       const size_t size = stream ? libdeflate_zlib_compress(compressor, filtered, length, stream, bound) : 0;
@@ -88,9 +115,10 @@ int cpng_pieces_deflate(cpng_pieces *pieces, uint32_t piece, const unsigned char
     status = pieces->outputs[piece] ? 0 : -1;
   }
   scratch_give(filtered);
+  scratch_give(fast_room);
   free(rows);
   free(walk_room);
-  compressor_give(compressor, pieces->level);
+  if (compressor) compressor_give(compressor, pieces->level);
   return status;
 }
 

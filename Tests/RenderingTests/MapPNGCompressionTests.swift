@@ -8,9 +8,9 @@ import TestSupport
 import Tiles
 import XCTest
 
-/// How a map's PNG is deflated: fast and unfiltered for a map drawn from vectors alone, which still comes out
-/// smaller than libpng would write it (adaptive filters, zlib level 6, issue 13's bar); the default for a
-/// map over raster tiles.
+/// How a map's PNG is deflated: fast and unfiltered for a map drawn from vectors alone (mymap's own encoder,
+/// cpng_fast_deflate.c), which still comes out smaller than libpng would write it (adaptive filters, zlib
+/// level 6, issue 13's bar); the default for a map over raster tiles.
 final class MapPNGCompressionTests: XCTestCase {
   private func render(_ places: String, tiles: String?, size: PixelSize) throws -> [UInt8] {
     let set = try LocationsFile.read(path: RepositoryPaths.examples.appendingPathComponent(places).path)

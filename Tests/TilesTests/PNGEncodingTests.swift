@@ -179,6 +179,60 @@ final class PNGEncodingTests: XCTestCase {
     }
   }
 
+  /// Level 1 (a map drawn from vectors) is deflated by mymap's own encoder (cpng_fast_deflate.c): every
+  /// kind of image, in one piece, in pieces and a row a piece, must read back exactly through both
+  /// decoders and give the same bytes twice. Rows longer than the 32 KiB window, one-pixel images and
+  /// noise (stored blocks) go through its checked paths.
+  func testTheFastLevelsEncoderReadsBackExactly() throws {
+    let map = try streetMapPixels()
+    var generator = SeededGenerator(seed: 5)
+    let flat = [UInt32](repeating: 0xFF33_6699, count: 700 * 300)
+    let stripes = (0..<500 * 200).map { index -> UInt32 in
+      (index / 500) % 7 < 3 ? 0xFF10_2030 : index % 13 == 0 ? 0xFFFF_FFFF : 0xFF80_8080
+    }
+    // Shapes and text-like speckles on flat colour: matches a pixel back, a row up and far away.
+    let speckled = (0..<640 * 240).map { index -> UInt32 in
+      let (x, y) = (index % 640, index / 640)
+      if (x / 37 + y / 23) % 5 == 0 { return 0xFFE0_D8C8 }
+      return UInt32.random(in: 0..<40, using: &generator) == 0
+        ? 0xFF00_0000 | UInt32.random(in: 0...0xFF_FFFF, using: &generator) : 0xFFF2_EFE9
+    }
+    let wide = (0..<11_000 * 6).map { index -> UInt32 in
+      (index % 11_000) / 50 % 2 == 0 ? 0xFF20_4060 : 0xFF60_4020
+    }
+    for (name, pixels, width, opaque) in [
+      ("map", map.pixels, map.width, true),
+      ("photograph, translucent", photoLikePixels(width: 300, height: 120, alpha: true), 300, false),
+      ("noise", noisePixels(width: 256, height: 64), 256, true),
+      ("one colour", flat, 700, true),
+      ("stripes", stripes, 500, true),
+      ("speckled", speckled, 640, true),
+      ("rows longer than the window", wide, 11_000, true),
+      ("one pixel", [0xFF12_3456], 1, true),
+      ("one column", Array(map.pixels.prefix(90)), 1, true),
+      ("two rows", Array(map.pixels.prefix(2 * map.width)), map.width, false),
+    ] {
+      for pieceBytes in [PNGCodec.defaultPieceBytes, 1, 0] {
+        let png = try pixels.withUnsafeBytes {
+          try PNGCodec.encodeARGB32(
+            $0.baseAddress!, width: width, height: pixels.count / width, stride: width * 4, opaque: opaque,
+            compressionLevel: 1, filter: .none, pieceBytes: pieceBytes)
+        }
+        let expected = straightRGBA(pixels)
+        XCTAssertEqual(try PNGCodec.decode(png, maximumSide: 20_000).rgba, expected, "\(name), \(pieceBytes)")
+        XCTAssertEqual(
+          try PNGCodec.decode(png, maximumSide: 20_000, decoder: .libpng).rgba, expected,
+          "\(name), \(pieceBytes)")
+        let again = try pixels.withUnsafeBytes {
+          try PNGCodec.encodeARGB32(
+            $0.baseAddress!, width: width, height: pixels.count / width, stride: width * 4, opaque: opaque,
+            compressionLevel: 1, filter: .none, pieceBytes: pieceBytes)
+        }
+        XCTAssertEqual(again, png, "\(name), \(pieceBytes): the same bytes")
+      }
+    }
+  }
+
   /// `PNGPieceEncoder` writes `encodeARGB32`'s bytes whatever the order and the threads its pieces are
   /// deflated on: one piece, many, opaque or not, unfiltered or paeth.
   func testPiecesDeflatedInAnyOrderGiveTheWholeEncodersBytes() throws {
