@@ -409,7 +409,9 @@ static void write_block(struct fast_deflate_room *room, bit_writer *writer, cons
   dynamic_bits += extra_bits;
   fixed_bits += extra_bits;
   const uint64_t raw = end - start;
-  const uint64_t stored_bits = (raw + 5 * (raw / 65535 + 1)) * 8 + 7;
+  /* Whole bytes: a coded block must not outgrow its stored size even by the bits it leaves pending, which
+     would add up from block to block past fast_deflate_bound. */
+  const uint64_t stored_bits = (raw + 5 * (raw / 65535 + 1)) * 8;
   if (stored_bits < dynamic_bits && stored_bits < fixed_bits) {
     write_stored(writer, input, start, end, final);
     return;
