@@ -222,6 +222,11 @@ static inline void align_bits(bit_writer *writer) {
 static const uint8_t code_length_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 static const uint8_t code_length_extra_bits[19] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 7};
 
+/* A literal/length symbol's length in the fixed code (RFC 1951 3.2.6). */
+static inline uint8_t fixed_literal_length(int symbol) {
+  return (uint8_t)(symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8);
+}
+
 /* Stored blocks of input[start..end), the last one final when `final`. */
 static void write_stored(bit_writer *writer, const uint8_t *input, size_t start, size_t end, int final) {
   do {
@@ -251,7 +256,30 @@ typedef struct {
   uint8_t header_symbols[320], header_extra[320];
 } block_codes;
 
-static void fill_tables(block_codes *codes);
+/* The codes and the coder's tables from the code lengths. */
+static void fill_tables(block_codes *codes) {
+  canonical_codes(codes->literal_lengths, 288, codes->literal_codes);
+  canonical_codes(codes->distance_lengths, 30, codes->distance_codes);
+  for (int symbol = 0; symbol < 256; symbol++) {
+    codes->first_code[symbol] = codes->literal_codes[symbol];
+    codes->first_bits[symbol] = codes->literal_lengths[symbol];
+  }
+  for (int length = 0; length < 256; length++) {
+    const int symbol = length_symbol[length];
+    const int bits = codes->literal_lengths[257 + symbol];
+    codes->first_code[256 + length] =
+        codes->literal_codes[257 + symbol] | ((uint32_t)(length + 3 - length_base[symbol]) << bits);
+    codes->first_bits[256 + length] = (uint8_t)(bits + length_extra_bits[symbol]);
+  }
+  for (int symbol = 0; symbol < 30; symbol++) {
+    codes->distance_code[symbol] = codes->distance_codes[symbol];
+    codes->distance_code_bits[symbol] = codes->distance_lengths[symbol];
+    codes->distance_bits[symbol] = (uint8_t)(codes->distance_lengths[symbol] + distance_extra_bits[symbol]);
+  }
+  codes->distance_code[30] = 0;
+  codes->distance_code_bits[30] = 0;
+  codes->distance_bits[30] = 0;
+}
 
 static void make_codes(block_codes *codes, const uint32_t *literal_frequencies,
                        const uint32_t *distance_frequencies) {
@@ -317,31 +345,6 @@ static void make_codes(block_codes *codes, const uint32_t *literal_frequencies,
   fill_tables(codes);
 }
 
-/* The codes and the coder's tables from the code lengths. */
-static void fill_tables(block_codes *codes) {
-  canonical_codes(codes->literal_lengths, 288, codes->literal_codes);
-  canonical_codes(codes->distance_lengths, 30, codes->distance_codes);
-  for (int symbol = 0; symbol < 256; symbol++) {
-    codes->first_code[symbol] = codes->literal_codes[symbol];
-    codes->first_bits[symbol] = codes->literal_lengths[symbol];
-  }
-  for (int length = 0; length < 256; length++) {
-    const int symbol = length_symbol[length];
-    const int bits = codes->literal_lengths[257 + symbol];
-    codes->first_code[256 + length] =
-        codes->literal_codes[257 + symbol] | ((uint32_t)(length + 3 - length_base[symbol]) << bits);
-    codes->first_bits[256 + length] = (uint8_t)(bits + length_extra_bits[symbol]);
-  }
-  for (int symbol = 0; symbol < 30; symbol++) {
-    codes->distance_code[symbol] = codes->distance_codes[symbol];
-    codes->distance_code_bits[symbol] = codes->distance_lengths[symbol];
-    codes->distance_bits[symbol] = (uint8_t)(codes->distance_lengths[symbol] + distance_extra_bits[symbol]);
-  }
-  codes->distance_code[30] = 0;
-  codes->distance_code_bits[30] = 0;
-  codes->distance_bits[30] = 0;
-}
-
 static void write_dynamic_header(bit_writer *writer, const block_codes *codes, int final) {
   put_bits(writer, (uint64_t)final | (2 << 1), 3);
   put_bits(writer, (uint64_t)(codes->literal_count - 257), 5);
@@ -367,7 +370,7 @@ static void write_dynamic_header(bit_writer *writer, const block_codes *codes, i
 struct fast_deflate_room {
   uint32_t hash[1 << HASH_BITS];
   uint32_t symbols[BLOCK_BYTES];
-  uint32_t literal_frequencies[288], distance_frequencies[40], length_frequencies[256];
+  uint32_t literal_frequencies[288], distance_frequencies[30], length_frequencies[256];
   block_codes codes;
 };
 
@@ -396,7 +399,7 @@ static void write_block(struct fast_deflate_room *room, bit_writer *writer, cons
     const uint64_t frequency = literal_frequencies[symbol];
     if (!frequency) continue;
     dynamic_bits += frequency * codes->literal_lengths[symbol];
-    fixed_bits += frequency * (symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8);
+    fixed_bits += frequency * fixed_literal_length(symbol);
     if (symbol >= 257) extra_bits += frequency * length_extra_bits[symbol - 257];
   }
   for (int symbol = 0; symbol < 30; symbol++) {
@@ -417,10 +420,7 @@ static void write_block(struct fast_deflate_room *room, bit_writer *writer, cons
     return;
   }
   if (fixed_bits <= dynamic_bits) {
-    /* The fixed code (RFC 1951 3.2.6). */
-    for (int symbol = 0; symbol < 288; symbol++) {
-      codes->literal_lengths[symbol] = (uint8_t)(symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8);
-    }
+    for (int symbol = 0; symbol < 288; symbol++) codes->literal_lengths[symbol] = fixed_literal_length(symbol);
     for (int symbol = 0; symbol < 30; symbol++) codes->distance_lengths[symbol] = 5;
     fill_tables(codes);
     put_bits(writer, (uint64_t)final | (1 << 1), 3);

@@ -59,6 +59,56 @@ void cpng_pieces_rows(const cpng_pieces *pieces, uint32_t piece, uint32_t *first
   *last = *first + pieces->rows_per_piece < pieces->height ? *first + pieces->rows_per_piece : pieces->height;
 }
 
+/* A piece through our own level-1 encoder (cpng_fast_deflate.c), which ends a piece on a byte itself; a
+   lone piece gets the zlib header and trailer around it. NULL when memory runs out. */
+static unsigned char *deflate_piece_fast(const cpng_pieces *pieces, const unsigned char *filtered, size_t length,
+                                         size_t row_bytes, int is_last, size_t *size) {
+  const int lone = pieces->count == 1;
+  void *room = scratch_take(fast_deflate_room_bytes());
+  unsigned char *stream = room ? scratch_take(fast_deflate_bound(length) + 6) : NULL;
+  *size = 0;
+  if (stream) {
+    const size_t header = lone ? 2 : 0;
+    if (lone) zlib_header_bytes(pieces->level, stream);
+    const size_t deflated =
+        fast_deflate(filtered, length, row_bytes + 1, pieces->opaque ? 3 : 4, is_last, room, stream + header);
+    if (deflated) {
+      if (lone) put_be32(stream + header + deflated, libdeflate_adler32(1, filtered, length));
+      *size = deflated + (lone ? 6 : 0);
+    } else {
+      scratch_give(stream);
+      stream = NULL;
+    }
+  }
+  scratch_give(room);
+  return stream;
+}
+
+/* A piece through libdeflate: a lone piece is its zlib stream, any other has its final block made not
+   final (deflate_stream_piece). NULL when memory runs out. */
+static unsigned char *deflate_piece_libdeflate(const cpng_pieces *pieces, const unsigned char *filtered,
+                                               size_t length, int is_last, size_t *size) {
+  struct libdeflate_compressor *compressor = compressor_take(pieces->level);
+  unsigned char *stream = NULL;
+  *size = 0;
+  if (!compressor) return NULL;
+  if (pieces->count == 1) {
+    const size_t bound = libdeflate_zlib_compress_bound(compressor, length);
+    stream = scratch_take(bound);
+    *size = stream ? libdeflate_zlib_compress(compressor, filtered, length, stream, bound) : 0;
+    if (*size == 0) {
+      scratch_give(stream);
+      stream = NULL;
+    }
+  } else {
+    void *walk_room = malloc(deflate_walk_room());
+    if (walk_room) stream = deflate_stream_piece(compressor, filtered, length, is_last, walk_room, size);
+    free(walk_room);
+  }
+  compressor_give(compressor, pieces->level);
+  return stream;
+}
+
 int cpng_pieces_deflate(cpng_pieces *pieces, uint32_t piece, const unsigned char *pixels, uint32_t stride) {
   if (piece >= pieces->count || pieces->outputs[piece] || stride < (uint64_t)pieces->width * 4) return -1;
   uint32_t first, last;
@@ -67,58 +117,23 @@ int cpng_pieces_deflate(cpng_pieces *pieces, uint32_t piece, const unsigned char
   const size_t length = (row_bytes + 1) * (last - first);
   unsigned char *filtered = scratch_take(length);
   unsigned char *rows = malloc(row_bytes * 2);
-  void *walk_room = malloc(deflate_walk_room());
-  /* Level 1 (maps drawn from vectors) goes through our own encoder, which also ends a piece on a byte. */
-  const int fast = pieces->level == 1;
-  struct libdeflate_compressor *compressor = fast ? NULL : compressor_take(pieces->level);
-  void *fast_room = fast ? scratch_take(fast_deflate_room_bytes()) : NULL;
   int status = -1;
-  if (filtered && rows && walk_room && (fast ? fast_room != NULL : compressor != NULL)) {
+  if (filtered && rows) {
     filter_rows(pixels, pieces->width, stride, pieces->opaque, pieces->filter, first, last, rows, filtered);
-    if (fast) {
-      const int lone = pieces->count == 1;
-      unsigned char *stream = scratch_take(fast_deflate_bound(length) + 6);
-      size_t size = 0;
-      if (stream) {
-        const size_t header = lone ? 2 : 0;
-        if (lone) zlib_header_bytes(pieces->level, stream);
-        size = fast_deflate(filtered, length, row_bytes + 1, pieces->opaque ? 3 : 4, last == pieces->height,
-                            fast_room, stream + header);
-        if (size) {
-          const uint32_t sum = libdeflate_adler32(1, filtered, length);
-          if (lone) {
-            put_be32(stream + header + size, sum);
-            size += header + 4;
-          } else {
-            pieces->sums[piece] = sum;
-            pieces->lengths[piece] = length;
-          }
-        } else {
-          scratch_give(stream);
-        }
-      }
-      pieces->outputs[piece] = size ? stream : NULL;
-      pieces->output_sizes[piece] = size;
-    } else if (pieces->count == 1) {
-      const size_t bound = libdeflate_zlib_compress_bound(compressor, length);
-      unsigned char *stream = scratch_take(bound);
-      const size_t size = stream ? libdeflate_zlib_compress(compressor, filtered, length, stream, bound) : 0;
-      if (size == 0) scratch_give(stream);
-      pieces->outputs[piece] = size ? stream : NULL;
-      pieces->output_sizes[piece] = size;
-    } else {
+    if (pieces->count > 1) {
       pieces->sums[piece] = libdeflate_adler32(1, filtered, length);
       pieces->lengths[piece] = length;
-      pieces->outputs[piece] = deflate_stream_piece(compressor, filtered, length, last == pieces->height,
-                                                    walk_room, &pieces->output_sizes[piece]);
     }
+    const int is_last = last == pieces->height;
+    /* Level 1 (maps drawn from vectors) goes through our own encoder. */
+    pieces->outputs[piece] =
+        pieces->level == 1
+            ? deflate_piece_fast(pieces, filtered, length, row_bytes, is_last, &pieces->output_sizes[piece])
+            : deflate_piece_libdeflate(pieces, filtered, length, is_last, &pieces->output_sizes[piece]);
     status = pieces->outputs[piece] ? 0 : -1;
   }
   scratch_give(filtered);
-  scratch_give(fast_room);
   free(rows);
-  free(walk_room);
-  if (compressor) compressor_give(compressor, pieces->level);
   return status;
 }
 

@@ -300,28 +300,39 @@ final class LineCoverageMask {
   func paint(_ color: Color, on canvas: Canvas) -> Bool {
     guard minY <= maxY else { return false }
     let strips = (minY / Self.stripRows)...(maxY / Self.stripRows)
-    let cr = canvas.context
-    if !canvas.isClipped, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER,
-      cairo_get_group_target(cr) == canvas.surface,
+    let straight = layStraight(color, on: canvas, strips: strips)
+    if !straight { maskThroughCairo(color, on: canvas, strips: strips) }
+    for strip in strips { (stripFirst[strip], stripLast[strip]) = (.max, .min) }
+    (minY, maxY) = (Int.max, Int.min)
+    return straight
+  }
+
+  /// Lays `color` through the covered strips straight into the canvas's pixels, clearing them; false,
+  /// doing nothing, when Cairo's state asks for more than OVER onto the image itself.
+  private func layStraight(_ color: Color, on canvas: Canvas, strips: ClosedRange<Int>) -> Bool {
+    guard !canvas.isClipped, cairo_get_operator(canvas.context) == CAIRO_OPERATOR_OVER,
+      cairo_get_group_target(canvas.context) == canvas.surface,
       cairo_image_surface_get_format(canvas.surface) == CAIRO_FORMAT_ARGB32,
       let pixels = cairo_image_surface_get_data(canvas.surface)
-    {
-      cairo_surface_flush(canvas.surface)
-      let pixel = SolidMaskLaying.pixel(color)
-      let pixelStride = canvas.stride
-      for strip in strips where stripFirst[strip] <= stripLast[strip] {
-        let rows = stripRowRange(strip)
-        SolidMaskLaying.lay(
-          pixel, mask: coverage, maskStride: stride, pixels: UnsafeMutableRawPointer(pixels),
-          pixelStride: pixelStride, columns: stripFirst[strip]...stripLast[strip], rows: rows)
-        cairo_surface_mark_dirty_rectangle(
-          canvas.surface, Int32(stripFirst[strip]), Int32(rows.lowerBound),
-          Int32(stripLast[strip] - stripFirst[strip] + 1), Int32(rows.count))
-        (stripFirst[strip], stripLast[strip]) = (.max, .min)
-      }
-      (minY, maxY) = (Int.max, Int.min)
-      return true
+    else { return false }
+    cairo_surface_flush(canvas.surface)
+    let pixel = SolidMaskLaying.pixel(color)
+    for strip in strips where stripFirst[strip] <= stripLast[strip] {
+      let rows = stripRowRange(strip)
+      SolidMaskLaying.lay(
+        pixel, mask: coverage, maskStride: stride, pixels: UnsafeMutableRawPointer(pixels),
+        pixelStride: canvas.stride, columns: stripFirst[strip]...stripLast[strip], rows: rows)
+      cairo_surface_mark_dirty_rectangle(
+        canvas.surface, Int32(stripFirst[strip]), Int32(rows.lowerBound),
+        Int32(stripLast[strip] - stripFirst[strip] + 1), Int32(rows.count))
     }
+    return true
+  }
+
+  /// Paints `color` through the covered strips with Cairo (which honours its clip, group and operator),
+  /// then clears them.
+  private func maskThroughCairo(_ color: Color, on canvas: Canvas, strips: ClosedRange<Int>) {
+    let cr = canvas.context
     if let surface = cairo_image_surface_create_for_data(
       coverage, CAIRO_FORMAT_A8, Int32(pixelWidth), Int32(pixelHeight), Int32(stride))
     {
@@ -347,10 +358,7 @@ final class LineCoverageMask {
         (coverage + row * stride + stripFirst[strip]).update(
           repeating: 0, count: stripLast[strip] - stripFirst[strip] + 1)
       }
-      (stripFirst[strip], stripLast[strip]) = (.max, .min)
     }
-    (minY, maxY) = (Int.max, Int.min)
-    return false
   }
 
   /// The mask's rows in strip `strip`.
