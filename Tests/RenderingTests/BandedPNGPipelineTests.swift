@@ -19,7 +19,6 @@ final class BandedPNGPipelineTests: XCTestCase {
     let map = BandedMapDrawing(
       rows: BandedDrawing.bands(pixelHeight: canvas.pixelHeight),
       band: { band, _ in
-        let cr = band.context
         if let ground { band.drawing.fillRect(PixelRect(x: 0, y: 0, width: 600, height: 420), color: ground) }
         for stripe in 0..<7 {
           band.drawing.fillRect(

@@ -220,19 +220,16 @@ final class LineCoverageMask {
     let lastRow = min(lower, Double(pixelHeight - 1)).ceilIndex
     guard firstRow <= lastRow else { return }
     let lastPixel = pixelWidth - 1
-    // A short, uncut, thin segment (a glyph's outline under its halo, a bend of a footpath) is measured
-    // over its box: a row's few extra pixels lie beyond the reach and get nothing, which costs less than
-    // finding the row's exact run.
-    var box: ClosedRange<Int>?
-    if inside < 0, cuts.0 == nil, cuts.1 == nil, abs(capsule.b.x - capsule.a.x) <= 2 {
-      let first = max((min(capsule.a.x, capsule.b.x) - reach - 0.5).ceilIndex, 0)
-      let last = min((max(capsule.a.x, capsule.b.x) + reach - 0.5).floorIndex, lastPixel)
-      guard first <= last else { return }
-      box = first...last
+    // An uncut thin segment (a building's outline, a footpath, a glyph's outline under its halo) is
+    // measured over a run that holds its exact one (`SegmentRowBounds`): the few pixels past an end's
+    // disc get nothing, which costs less than finding the exact run.
+    if inside < 0, cuts.0 == nil, cuts.1 == nil {
+      guard let bounds = SegmentRowBounds(capsule, reach: reach, lastColumn: lastPixel) else { return }
+      return addThin(capsule, within: bounds, rows: firstRow...lastRow, half: half)
     }
     for row in firstRow...lastRow {
       let centerY = Double(row) + 0.5
-      guard let span = box ?? capsule.columns(crossing: centerY, within: reach, lastColumn: lastPixel) else {
+      guard let span = capsule.columns(crossing: centerY, within: reach, lastColumn: lastPixel) else {
         continue
       }
       let line = coverage + row * stride
@@ -250,12 +247,32 @@ final class LineCoverageMask {
         Self.coverFringe(
           core.upperBound..<(span.upperBound + 1), of: line, y: centerY, capsule: capsule, half: half)
       }
-      let strip = row / Self.stripRows
-      stripFirst[strip] = min(stripFirst[strip], span.lowerBound)
-      stripLast[strip] = max(stripLast[strip], span.upperBound)
-      minY = min(minY, row)
-      maxY = max(maxY, row)
+      noteDrawn(row: row, columns: span)
     }
+  }
+
+  /// `addNearSegment` for an uncut segment under three pixels wide, whose rows are all fringe.
+  private func addThin(
+    _ capsule: Capsule, within bounds: SegmentRowBounds, rows: ClosedRange<Int>, half: Double
+  ) {
+    for row in rows {
+      let centerY = Double(row) + 0.5
+      guard let span = bounds.columns(crossing: centerY) else { continue }
+      Self.coverFringe(
+        span.lowerBound..<(span.upperBound + 1), of: coverage + row * stride, y: centerY, capsule: capsule,
+        half: half)
+      noteDrawn(row: row, columns: span)
+    }
+  }
+
+  /// Keeps the bounds of what was drawn up to date, for `paint`.
+  @inline(__always)
+  private func noteDrawn(row: Int, columns: ClosedRange<Int>) {
+    let strip = row / Self.stripRows
+    stripFirst[strip] = min(stripFirst[strip], columns.lowerBound)
+    stripLast[strip] = max(stripLast[strip], columns.upperBound)
+    minY = min(minY, row)
+    maxY = max(maxY, row)
   }
 
   /// Covers the pixels `columns` of a row, its centres on the line `y`, as far as the line `half` a width
@@ -287,7 +304,8 @@ final class LineCoverageMask {
       // The part of the pixel's width across the line that the line covers, in sixteenths.
       let covered = min(half - distance, 0.5) - max(-half - distance, -0.5)
       guard covered > 0 else { continue }
-      let sixteenths = Int(min(covered, 1) * 16 + 0.5)
+      // At most 1: 0.5 − (−0.5).
+      let sixteenths = Int(covered * 16 + 0.5)
       let value = UInt8(truncatingIfNeeded: (sixteenths &* 255 &+ 8) >> 4)
       if value > line[column] { line[column] = value }
     }
@@ -489,6 +507,43 @@ private struct Capsule {
     let bound = Double(lastColumn + 1)
     let first = max(min(max(low - 0.5, -1), bound).ceilIndex, 0)
     let last = min(min(max(high - 0.5, -1), bound).floorIndex, lastColumn)
+    return first <= last ? first...last : nil
+  }
+}
+
+/// Columns of a row that hold every pixel centre within `reach` of a segment (`Capsule`'s exact run and
+/// some pixels more): those in its box widened by the reach and within the reach of its line.
+private struct SegmentRowBounds {
+  private let box: ClosedRange<Int>
+  /// x of the line where it crosses y = 0 and its change per row; nil for a line too near the horizontal,
+  /// whose box is its bound.
+  private let line: (x0: Double, perRow: Double)?
+  /// Half the run the reach cuts from a row across the line.
+  private let halfRun: Double
+
+  /// Nil when the box lies off the columns.
+  init?(_ capsule: Capsule, reach: Double, lastColumn: Int) {
+    let first = max((min(capsule.a.x, capsule.b.x) - reach - 0.5).ceilIndex, 0)
+    let last = min((max(capsule.a.x, capsule.b.x) + reach - 0.5).floorIndex, lastColumn)
+    guard first <= last else { return nil }
+    box = first...last
+    // A centre within the reach of the line lies within reach / |uy| of its crossing, along the row.
+    if abs(capsule.uy) >= 1.0 / 1024 {
+      let perRow = capsule.ux / capsule.uy
+      line = (capsule.a.x - capsule.a.y * perRow, perRow)
+      halfRun = reach / abs(capsule.uy)
+    } else {
+      line = nil
+      halfRun = 0
+    }
+  }
+
+  /// The columns on the row line `y`; nil when none.
+  func columns(crossing y: Double) -> ClosedRange<Int>? {
+    guard let line else { return box }
+    let x = line.x0 + y * line.perRow
+    let first = max((x - halfRun - 0.5).ceilIndex, box.lowerBound)
+    let last = min((x + halfRun - 0.5).floorIndex, box.upperBound)
     return first <= last ? first...last : nil
   }
 }

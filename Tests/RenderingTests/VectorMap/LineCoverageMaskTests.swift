@@ -184,6 +184,40 @@ final class LineCoverageMaskTests: XCTestCase {
     XCTAssertLessThan(differing, 300 * size * size / 1000)
   }
 
+  /// A thin uncut segment is measured over a run found from its line and box, not its exact capsule: at
+  /// every direction, the near-horizontal ones (whose run is their box) and the steep ones included, no
+  /// pixel the line reaches is left out, and none beyond its reach gets anything.
+  func testThinSegmentsMissNoPixelAtAnyDirection() throws {
+    let size = 40
+    let center = PixelPoint(x: 20.3, y: 19.6)
+    var directions = stride(from: 0.0, to: .pi, by: .pi / 90).map { $0 }
+    directions += [1e-4, 1.0 / 1100, 1.0 / 900, .pi / 2 - 1e-4, .pi - 1.0 / 1000]
+    for angle in directions {
+      for width in [0.4, 1.0, 1.9] {
+        let length = 15.5
+        let a = PixelPoint(x: center.x - cos(angle) * length, y: center.y - sin(angle) * length)
+        let b = PixelPoint(x: center.x + cos(angle) * length, y: center.y + sin(angle) * length)
+        let mask = LineCoverageMask(over: try canvas(width: size, height: size))
+        mask.addSegment(a, b, width: width)
+        let (dx, dy) = (b.x - a.x, b.y - a.y)
+        for y in 0..<size {
+          for x in 0..<size {
+            let (px, py) = (Double(x) + 0.5 - a.x, Double(y) + 0.5 - a.y)
+            let t = min(max((px * dx + py * dy) / (length * length * 4), 0), 1)
+            let (ex, ey) = (px - dx * t, py - dy * t)
+            let distance = (ex * ex + ey * ey).squareRoot()
+            let value = mask.value(x: x, y: y)
+            if distance < width / 2 + 0.5 - 0.05 {
+              XCTAssertGreaterThan(value, 0, "(\(x), \(y)) at \(angle) rad, width \(width)")
+            } else if distance > width / 2 + 0.5 + 0.01 {
+              XCTAssertEqual(value, 0, "(\(x), \(y)) at \(angle) rad, width \(width)")
+            }
+          }
+        }
+      }
+    }
+  }
+
   func testOverlappingSegmentsAreOneLineNotTwo() throws {
     let once = LineCoverageMask(over: try canvas())
     let twice = LineCoverageMask(over: try canvas())
