@@ -76,6 +76,8 @@ struct PlacedLabelLayer {
       let width = 2 * (group.first.map { labels[$0].paint.haloWidth } ?? 0)
       // A halo is the outline stroked with round joins and caps: in images, the coverage mask's shape.
       if canvas.format == .png {
+        // Flattened to a quarter pixel: the mask keeps no points closer than half a pixel anyway.
+        cairo_set_tolerance(cr, 0.25)
         canvas.lineCoverageMask.addCurrentPath(of: cr, width: width * canvas.scale, scale: canvas.scale)
         cairo_new_path(cr)
         canvas.lineCoverageMask.paint(halo, on: canvas)
