@@ -220,18 +220,22 @@ final class LineCoverageMask {
     let lastRow = min(lower, Double(pixelHeight - 1)).ceilIndex
     guard firstRow <= lastRow else { return }
     let lastPixel = pixelWidth - 1
-    // An uncut thin segment (a building's outline, a footpath, a glyph's outline under its halo) is
-    // measured over a run that holds its exact one (`SegmentRowBounds`): the few pixels past an end's
-    // disc get nothing, which costs less than finding the exact run.
-    if inside < 0, cuts.0 == nil, cuts.1 == nil {
-      guard let bounds = SegmentRowBounds(capsule, reach: reach, lastColumn: lastPixel) else { return }
-      return addThin(capsule, within: bounds, rows: firstRow...lastRow, half: half)
+    // An uncut segment is measured over a run that holds its exact one (`SegmentRowBounds`): the few
+    // pixels past an end's disc get nothing, which costs less than finding the exact run. Under three
+    // pixels (a building's outline, a footpath, a glyph's outline under its halo) its rows are all fringe.
+    var bounds: SegmentRowBounds?
+    if cuts.0 == nil, cuts.1 == nil {
+      guard let found = SegmentRowBounds(capsule, reach: reach, lastColumn: lastPixel) else { return }
+      if inside < 0 { return addThin(capsule, within: found, rows: firstRow...lastRow, half: half) }
+      bounds = found
     }
     for row in firstRow...lastRow {
       let centerY = Double(row) + 0.5
-      guard let span = capsule.columns(crossing: centerY, within: reach, lastColumn: lastPixel) else {
-        continue
-      }
+      let run =
+        if let bounds { bounds.columns(crossing: centerY) } else {
+          capsule.columns(crossing: centerY, within: reach, lastColumn: lastPixel)
+        }
+      guard let span = run else { continue }
       let line = coverage + row * stride
       var core = 1..<1
       if inside >= 0, let whole = capsule.columns(crossing: centerY, within: inside, lastColumn: lastPixel) {

@@ -184,16 +184,16 @@ final class LineCoverageMaskTests: XCTestCase {
     XCTAssertLessThan(differing, 300 * size * size / 1000)
   }
 
-  /// A thin uncut segment is measured over a run found from its line and box, not its exact capsule: at
-  /// every direction, the near-horizontal ones (whose run is their box) and the steep ones included, no
-  /// pixel the line reaches is left out, and none beyond its reach gets anything.
-  func testThinSegmentsMissNoPixelAtAnyDirection() throws {
+  /// An uncut segment is measured over a run found from its line and box, not its exact capsule: at
+  /// every direction, the near-horizontal ones (whose run is their box) and the steep ones included, thin
+  /// or wide, no pixel the line reaches is left out, and none beyond its reach gets anything.
+  func testUncutSegmentsMissNoPixelAtAnyDirection() throws {
     let size = 40
     let center = PixelPoint(x: 20.3, y: 19.6)
     var directions = stride(from: 0.0, to: .pi, by: .pi / 90).map { $0 }
     directions += [1e-4, 1.0 / 1100, 1.0 / 900, .pi / 2 - 1e-4, .pi - 1.0 / 1000]
     for angle in directions {
-      for width in [0.4, 1.0, 1.9] {
+      for width in [0.4, 1.0, 1.9, 4.5] {
         let length = 15.5
         let a = PixelPoint(x: center.x - cos(angle) * length, y: center.y - sin(angle) * length)
         let b = PixelPoint(x: center.x + cos(angle) * length, y: center.y + sin(angle) * length)
