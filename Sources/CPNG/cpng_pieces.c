@@ -60,7 +60,7 @@ void cpng_pieces_rows(const cpng_pieces *pieces, uint32_t piece, uint32_t *first
 }
 
 /* A piece through our own level-1 encoder (cpng_fast_deflate.c), which ends a piece on a byte itself; a
-   lone piece gets the zlib header and trailer around it. NULL when memory runs out. */
+   lone piece gets the zlib header and trailer around it. NULL when memory runs out or it fails. */
 static unsigned char *deflate_piece_fast(const cpng_pieces *pieces, const unsigned char *filtered, size_t length,
                                          size_t row_bytes, int is_last, size_t *size) {
   const int lone = pieces->count == 1;
@@ -85,7 +85,7 @@ static unsigned char *deflate_piece_fast(const cpng_pieces *pieces, const unsign
 }
 
 /* A piece through libdeflate: a lone piece is its zlib stream, any other has its final block made not
-   final (deflate_stream_piece). NULL when memory runs out. */
+   final (deflate_stream_piece). NULL when memory runs out or it fails. */
 static unsigned char *deflate_piece_libdeflate(const cpng_pieces *pieces, const unsigned char *filtered,
                                                size_t length, int is_last, size_t *size) {
   struct libdeflate_compressor *compressor = compressor_take(pieces->level);

@@ -239,8 +239,12 @@ final class LineCoverageMask {
       let line = coverage + row * stride
       var core = 1..<1
       if inside >= 0, let whole = capsule.columns(crossing: centerY, within: inside, lastColumn: lastPixel) {
-        core = whole.lowerBound..<(whole.upperBound + 1)
-        (line + whole.lowerBound).update(repeating: 255, count: core.count)
+        // Within the span by a pixel; kept there, so that the fringe's runs either side stay ranges.
+        let (first, last) = (max(whole.lowerBound, span.lowerBound), min(whole.upperBound, span.upperBound))
+        if first <= last {
+          core = first..<(last + 1)
+          (line + first).update(repeating: 255, count: core.count)
+        }
       }
       if core.isEmpty {
         Self.coverFringe(
@@ -507,38 +511,49 @@ private struct Capsule {
     cuts.0?.limit(row: y, low: &low, high: &high)
     cuts.1?.limit(row: y, low: &low, high: &high)
     guard low <= high else { return nil }
-    // Centres x + 0.5 within [low, high].
-    let bound = Double(lastColumn + 1)
-    let first = max(min(max(low - 0.5, -1), bound).ceilIndex, 0)
-    let last = min(min(max(high - 0.5, -1), bound).floorIndex, lastColumn)
-    return first <= last ? first...last : nil
+    return pixelColumns(from: low, to: high, lastColumn: lastColumn)
   }
+}
+
+/// The columns 0…`lastColumn` whose pixel centres (x + 0.5) lie within `low`…`high`; nil when none.
+/// Clamped as Doubles first: a far-off run or an absurd width must not trap converting to Int.
+@inline(__always)
+private func pixelColumns(from low: Double, to high: Double, lastColumn: Int) -> ClosedRange<Int>? {
+  let bound = Double(lastColumn + 1)
+  let first = max(min(max(low - 0.5, -1), bound).ceilIndex, 0)
+  let last = min(min(max(high - 0.5, -1), bound).floorIndex, lastColumn)
+  return first <= last ? first...last : nil
 }
 
 /// Columns of a row that hold every pixel centre within `reach` of a segment (`Capsule`'s exact run and
 /// some pixels more): those in its box widened by the reach and within the reach of its line.
 private struct SegmentRowBounds {
   private let box: ClosedRange<Int>
-  /// x of the line where it crosses y = 0 and its change per row; nil for a line too near the horizontal,
-  /// whose box is its bound.
+  /// x of the line where it crosses y = 0 and its change per row; nil for a line too near the horizontal
+  /// or too wide, whose box is its bound.
   private let line: (x0: Double, perRow: Double)?
   /// Half the run the reach cuts from a row across the line.
   private let halfRun: Double
 
   /// Nil when the box lies off the columns.
   init?(_ capsule: Capsule, reach: Double, lastColumn: Int) {
-    let first = max((min(capsule.a.x, capsule.b.x) - reach - 0.5).ceilIndex, 0)
-    let last = min((max(capsule.a.x, capsule.b.x) + reach - 0.5).floorIndex, lastColumn)
-    guard first <= last else { return nil }
-    box = first...last
+    guard
+      let box = pixelColumns(
+        from: min(capsule.a.x, capsule.b.x) - reach, to: max(capsule.a.x, capsule.b.x) + reach,
+        lastColumn: lastColumn)
+    else { return nil }
+    self.box = box
     // A centre within the reach of the line lies within reach / |uy| of its crossing, along the row.
-    if abs(capsule.uy) >= 1.0 / 1024 {
+    // The ends lie within a few million pixels (`addSegment` cuts far ones), so with |uy| ≥ 1/1024 and a
+    // run under 1e9 every x a row takes stays far inside Int's range.
+    let halfRun = reach / abs(capsule.uy)
+    if abs(capsule.uy) >= 1.0 / 1024, halfRun < 1e9 {
       let perRow = capsule.ux / capsule.uy
       line = (capsule.a.x - capsule.a.y * perRow, perRow)
-      halfRun = reach / abs(capsule.uy)
+      self.halfRun = halfRun
     } else {
       line = nil
-      halfRun = 0
+      self.halfRun = 0
     }
   }
 

@@ -321,6 +321,12 @@ final class LineCoverageMaskTests: XCTestCase {
     mask.addSegment(PixelPoint(x: .nan, y: 3), PixelPoint(x: 21, y: 20), width: 2)
     mask.addSegment(PixelPoint(x: 1e20, y: 5), PixelPoint(x: 1e20, y: 5), width: 1)
     mask.addSegment(PixelPoint(x: 5, y: 1e20), PixelPoint(x: 6, y: 1e20), width: 1)
+    // Absurd widths on segments of a length, flat and at a shallow angle, cover the whole mask.
+    for (end, width) in [(PixelPoint(x: 21, y: 20), 1e20), (PixelPoint(x: 30, y: 20.01), 1e17)] {
+      let wide = LineCoverageMask(over: try canvas())
+      wide.addSegment(PixelPoint(x: 20, y: 20), end, width: width)
+      XCTAssertEqual([wide.value(x: 0, y: 0), wide.value(x: 39, y: 39)], [255, 255], "width \(width)")
+    }
     // A line from far away that crosses the mask covers its own rows.
     mask.addSegment(PixelPoint(x: -1e7, y: 30.5), PixelPoint(x: 1e7, y: 30.5), width: 1)
     XCTAssertEqual(column(mask, x: 17, rows: 29...31), [0, 255, 0])
