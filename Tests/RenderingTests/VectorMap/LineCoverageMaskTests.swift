@@ -21,6 +21,20 @@ final class LineCoverageMaskTests: XCTestCase {
     rows.map { mask.value(x: x, y: $0) }
   }
 
+  /// Where the centre of pixel (`x`, `y`) lies from segment `a`–`b`, reckoned directly: how far along it
+  /// (before `a` below 0, past `b` above its length) and its distance from the nearest point of it.
+  private static func centre(x: Int, y: Int, from a: PixelPoint, to b: PixelPoint) -> (
+    along: Double, distance: Double
+  ) {
+    let (dx, dy) = (b.x - a.x, b.y - a.y)
+    let length = (dx * dx + dy * dy).squareRoot()
+    let (px, py) = (Double(x) + 0.5 - a.x, Double(y) + 0.5 - a.y)
+    let along = length > 0 ? (px * dx + py * dy) / length : 0
+    let t = min(max(along, 0), length) / max(length, 1e-300)
+    let (ex, ey) = (px - dx * t, py - dy * t)
+    return (along, (ex * ex + ey * ey).squareRoot())
+  }
+
   func testAHorizontalLineCoversItsRowsByTheShareOfThemItCrosses() throws {
     let mask = LineCoverageMask(over: try canvas())
     // One pixel wide, centred on row 10: that row whole, its neighbours untouched.
@@ -157,20 +171,12 @@ final class LineCoverageMaskTests: XCTestCase {
       let butt = Bool.random(using: &generator)
       let mask = LineCoverageMask(over: try canvas(width: size, height: size))
       mask.addLine([a, b], width: width, buttEnds: butt)
-      let dx = b.x - a.x
-      let dy = b.y - a.y
-      let length = (dx * dx + dy * dy).squareRoot()
+      let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
       for y in 0..<size {
         for x in 0..<size {
-          let px = Double(x) + 0.5 - a.x
-          let py = Double(y) + 0.5 - a.y
-          let along = length > 0 ? (px * dx + py * dy) / length : 0
+          let (along, distance) = Self.centre(x: x, y: y, from: a, to: b)
           var expected = 0
           if !(butt && (along < 0 || along > length)) {
-            let t = min(max(along, 0), length) / max(length, 1e-300)
-            let ex = px - dx * t
-            let ey = py - dy * t
-            let distance = (ex * ex + ey * ey).squareRoot()
             let covered = min(width / 2 - distance, 0.5) - max(-width / 2 - distance, -0.5)
             if covered > 0 { expected = (Int((min(covered, 1) * 16).rounded()) * 255 + 8) / 16 }
           }
@@ -199,13 +205,9 @@ final class LineCoverageMaskTests: XCTestCase {
         let b = PixelPoint(x: center.x + cos(angle) * length, y: center.y + sin(angle) * length)
         let mask = LineCoverageMask(over: try canvas(width: size, height: size))
         mask.addSegment(a, b, width: width)
-        let (dx, dy) = (b.x - a.x, b.y - a.y)
         for y in 0..<size {
           for x in 0..<size {
-            let (px, py) = (Double(x) + 0.5 - a.x, Double(y) + 0.5 - a.y)
-            let t = min(max((px * dx + py * dy) / (length * length * 4), 0), 1)
-            let (ex, ey) = (px - dx * t, py - dy * t)
-            let distance = (ex * ex + ey * ey).squareRoot()
+            let distance = Self.centre(x: x, y: y, from: a, to: b).distance
             let value = mask.value(x: x, y: y)
             if distance < width / 2 + 0.5 - 0.05 {
               XCTAssertGreaterThan(value, 0, "(\(x), \(y)) at \(angle) rad, width \(width)")
